@@ -1,0 +1,67 @@
+// The fabric as the subnet manager sees it: nodes and cables, nothing inferred.
+// Every reader (ibnetdiscover text, libibnetdisc cache, live sweep, snapshot) produces this.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace slurmtopo {
+
+enum class NodeKind { Switch, Ca, Router };
+
+// Per-lane signalling families as ibnetdiscover prints them.
+enum class LinkSpeed { Unknown, SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR };
+
+const char* to_string(NodeKind kind);
+const char* to_string(LinkSpeed speed);
+LinkSpeed parse_link_speed(const std::string& text);  // Unknown if not recognised
+double lane_gbps(LinkSpeed speed);                     // data rate per lane, Gb/s
+
+struct FabricNode {
+  NodeKind kind = NodeKind::Ca;
+  uint64_t guid = 0;         // node GUID (switchguid / caguid)
+  uint64_t sysimgguid = 0;   // 0 when the dump does not say; shared by a director's modules
+  std::string description;   // NodeDescription, verbatim
+  int num_ports = 0;
+  uint16_t lid = 0;          // switch port 0 LID, or the CA's first port LID
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  // True when the node has no block of its own in the dump (seen only as a cable's far end):
+  // the sweep did not reach it, so its other cables are unknown.
+  bool seen_only_as_peer = false;
+};
+
+struct LinkEnd {
+  uint64_t guid = 0;       // node GUID
+  int port = 0;
+  uint64_t port_guid = 0;  // CA ports only; 0 otherwise
+  uint16_t lid = 0;        // LID of this end's port (CA) or of the switch
+};
+
+// One cable. Each appears once, with `a` the end whose (guid, port) sorts first.
+struct Link {
+  LinkEnd a, b;
+  int width = 0;  // lanes: 1, 2, 4, 8, 12; 0 unknown
+  LinkSpeed speed = LinkSpeed::Unknown;
+  double gbps() const { return width * lane_gbps(speed); }
+};
+
+struct Fabric {
+  std::string source;            // where it came from (path, "live:mlx5_0/1", …)
+  std::string name;              // short name used to label the fabric in output
+  std::vector<FabricNode> nodes; // sorted by GUID
+  std::vector<Link> links;       // sorted by (a.guid, a.port)
+  // Why the sweep may be incomplete (umad errors, nodes without a block of their own, …).
+  std::vector<std::string> partial;
+
+  const FabricNode* find(uint64_t guid) const;  // binary search on the sorted nodes
+};
+
+// Sorts nodes and links, orients every link, and drops the second copy of each cable,
+// so any reader can append in dump order and call this once.
+void normalize(Fabric& fabric);
+
+std::string guid_hex(uint64_t guid);  // 16 lower-case hex digits, no 0x
+
+}  // namespace slurmtopo

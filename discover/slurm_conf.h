@@ -1,0 +1,23 @@
+// The NodeName lines of a slurm.conf (or a fragment), following Include lines.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace slurmtopo {
+
+struct SlurmNodeLine {
+  std::string file;
+  int line = 0;
+  std::vector<std::string> names;  // expanded hostlist, in the order written
+  std::string text;                // the whole NodeName= line as written
+};
+
+struct SlurmConf {
+  std::vector<SlurmNodeLine> node_lines;
+  std::vector<std::string> nodes() const;  // all names, file order, without "DEFAULT"
+};
+
+SlurmConf load_slurm_conf(const std::string& path);
+
+}  // namespace slurmtopo

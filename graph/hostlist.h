@@ -1,0 +1,20 @@
+// Slurm hostlist expressions: `gpu[001-032,040]`, `n[1-2]-ib[0-1]`, comma lists.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slurmtopo {
+
+// Expands as `scontrol show hostnames` does. Throws std::invalid_argument describing the
+// problem (callers add file:line).
+std::vector<std::string> expand_hostlist(std::string_view expr);
+
+// Compresses as `scontrol show hostlist` does (sorted, duplicates removed).
+std::string compress_hostlist(std::vector<std::string> names);
+
+// Slurm's node table order (22.05+): natural sort, digits compared as numbers.
+bool natural_less(std::string_view a, std::string_view b);
+
+}  // namespace slurmtopo
