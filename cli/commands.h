@@ -1,0 +1,21 @@
+// The subcommands. Each registers its options and a callback that calls the library and
+// prints; errors travel as InputError and main() turns them into exit code 2.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "graph/cluster_inputs.h"
+
+namespace slurmtopo::cli {
+
+// --fabric / --node-name-map / --config, shared by every command that reads a fabric.
+void add_cluster_options(CLI::App& app, ClusterInputs& inputs);
+
+void add_inspect_command(CLI::App& app);
+void add_emit_command(CLI::App& app);
+void add_generate_command(CLI::App& app);
+
+// Exit code a callback asks main() to return (CLI11 callbacks cannot return one).
+struct Exit { int code; };
+
+}  // namespace slurmtopo::cli

@@ -1,0 +1,88 @@
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "discover/ibnetdiscover_writer.h"
+#include "discover/input_error.h"
+#include "discover/synthetic_fabric.h"
+#include "emit/atomic_write.h"
+
+namespace slurmtopo::cli {
+
+namespace {
+struct Common {
+  std::string output;
+  std::string speed = "NDR";
+  LinkSpeed parsed_speed() const {
+    LinkSpeed s = parse_link_speed(speed);
+    if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "expected SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
+    return s;
+  }
+};
+
+void write_fabric(const Fabric& fabric, const std::string& output) {
+  std::ostringstream text;
+  write_ibnetdiscover_text(fabric, text);
+  if (output.empty() || output == "-") std::cout << text.str();
+  else atomic_write(output, text.str());
+}
+
+template <typename F>
+void guarded(F&& build) {
+  try {
+    build();
+  } catch (const std::invalid_argument& e) {
+    throw InputError("generate", 0, e.what());
+  }
+}
+}  // namespace
+
+void add_generate_command(CLI::App& app) {
+  CLI::App* gen = app.add_subcommand("generate", "Synthetic fabrics as ibnetdiscover text (samples, tests, benchmarks)");
+  gen->require_subcommand(1);
+
+  auto ft = std::make_shared<std::pair<FatTreeSpec, Common>>();
+  CLI::App* fat = gen->add_subcommand("fattree", "2- or 3-level fat tree");
+  fat->add_option("--levels", ft->first.levels, "2 or 3")->check(CLI::IsMember({2, 3}));
+  fat->add_option("--radix,-k", ft->first.radix, "switch ports used for cables")->check(CLI::Range(4, 128));
+  fat->add_option("--hosts", ft->first.hosts, "hosts (0 = the full tree)")->check(CLI::NonNegativeNumber);
+  fat->add_option("--oversubscription", ft->first.oversubscription, "leaf down:up ratio, e.g. 2 for 2:1")
+      ->check(CLI::Range(1.0, 16.0));
+  fat->add_option("--cables-per-pair", ft->first.cables_per_pair, "parallel cables between switches")->check(CLI::Range(1, 8));
+  fat->add_option("--rails", ft->first.rails, "HCAs per host")->check(CLI::Range(1, 16));
+  fat->add_option("--width", ft->first.width, "lanes per cable")->check(CLI::IsMember({1, 2, 4, 8, 12}));
+  fat->add_option("--speed", ft->second.speed, "EDR, HDR or NDR");
+  fat->add_option("--host-prefix", ft->first.host_prefix, "host name prefix");
+  fat->add_flag("--sharp", ft->first.sharp, "a SHARP aggregation node on every switch");
+  fat->add_option("-o,--output", ft->second.output, "file to write (stdout if absent)");
+  fat->callback([ft] {
+    guarded([&] {
+      ft->first.speed = ft->second.parsed_speed();
+      write_fabric(generate_fattree(ft->first), ft->second.output);
+    });
+  });
+
+  auto ro = std::make_shared<std::pair<RailOptimizedSpec, Common>>();
+  CLI::App* rail = gen->add_subcommand("railopt", "rail-optimized scalable units (DGX SuperPOD style)");
+  rail->add_option("--scalable-units", ro->first.scalable_units, "scalable units")->check(CLI::Range(1, 256));
+  rail->add_option("--hosts-per-su", ro->first.hosts_per_su, "hosts per scalable unit")->check(CLI::Range(1, 128));
+  rail->add_option("--rails", ro->first.rails, "compute HCAs per host")->check(CLI::Range(1, 16));
+  rail->add_option("--radix,-k", ro->first.radix, "switch ports used for cables")->check(CLI::Range(4, 128));
+  rail->add_option("--spines-per-rail", ro->first.spines_per_rail, "0 = enough for 1:1")->check(CLI::NonNegativeNumber);
+  rail->add_option("--width", ro->first.width, "lanes per cable")->check(CLI::IsMember({1, 2, 4, 8, 12}));
+  rail->add_option("--speed", ro->second.speed, "EDR, HDR or NDR");
+  rail->add_option("--host-prefix", ro->first.host_prefix, "host name prefix");
+  rail->add_flag("--sharp", ro->first.sharp, "a SHARP aggregation node on every switch");
+  rail->add_flag("--storage", ro->first.storage_switch, "one more HCA per host on a storage tier");
+  rail->add_option("-o,--output", ro->second.output, "file to write (stdout if absent)");
+  rail->callback([ro] {
+    guarded([&] {
+      ro->first.speed = ro->second.parsed_speed();
+      write_fabric(generate_rail_optimized(ro->first), ro->second.output);
+    });
+  });
+}
+
+}  // namespace slurmtopo::cli

@@ -1,0 +1,27 @@
+// slurmtopo: parse arguments, call the library, print. Decides nothing.
+#include <iostream>
+
+#include "cli/commands.h"
+#include "discover/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"slurmtopo: InfiniBand fabric and GPU nodes to Slurm configuration"};
+  app.require_subcommand(1);
+  slurmtopo::cli::add_inspect_command(app);
+  slurmtopo::cli::add_emit_command(app);
+  slurmtopo::cli::add_generate_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  } catch (const slurmtopo::InputError& e) {
+    std::cerr << "slurmtopo: " << e.what() << "\n";
+    return 2;
+  } catch (const slurmtopo::cli::Exit& e) {
+    return e.code;
+  } catch (const std::exception& e) {
+    std::cerr << "slurmtopo: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,122 @@
+// `--fabric FILE`: which saved form a file is, decided by its content (the first 4 KiB),
+// never by its name, since dumps travel as .txt, .out, .topo, .topofile or no extension.
+#include "discover/fabric_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "discover/ibnd_cache.h"
+#include "discover/ibnetdiscover_text.h"
+#include "discover/input_error.h"
+#include "discover/snapshot.h"
+
+namespace slurmtopo {
+namespace {
+
+constexpr size_t kHeadBytes = 4096;
+constexpr const char* kKnownFormats = "an ibnetdiscover dump, libibnetdisc cache or slurmtopo snapshot";
+
+// Closes on every path out, including the InputError ones.
+class File {
+ public:
+  explicit File(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
+    if (fd_ < 0) fail_errno("cannot open");
+    struct stat st;
+    if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) throw InputError(path_, 0, "cannot read: it is a directory");
+  }
+  ~File() { ::close(fd_); }
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  // Up to `limit` bytes from the start; the whole file when limit is SIZE_MAX.
+  std::string read(size_t limit) {
+    std::string data;
+    struct stat st;
+    if (::fstat(fd_, &st) == 0 && st.st_size > 0) data.reserve(std::min<size_t>(limit, st.st_size));
+    char buf[1 << 16];
+    while (data.size() < limit) {
+      ssize_t n = ::read(fd_, buf, std::min(sizeof buf, limit - data.size()));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail_errno("cannot read");
+      if (n == 0) break;
+      data.append(buf, static_cast<size_t>(n));
+    }
+    return data;
+  }
+
+ private:
+  [[noreturn]] void fail_errno(const char* what) const {
+    throw InputError(path_, 0, std::string(what) + ": " + std::strerror(errno));
+  }
+  std::string path_;
+  int fd_;
+};
+
+// Text has no NUL and few control characters; a cache or random bytes have many.
+bool looks_binary(std::string_view head) {
+  size_t control = std::count_if(head.begin(), head.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u == 0 || (u < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v');
+  });
+  return head.find('\0') != std::string_view::npos || control * 20 > head.size();
+}
+
+FabricFormat detect(std::string_view head, const std::string& path) {
+  if (head.empty()) throw InputError(path, 0, std::string("empty file: expected ") + kKnownFormats);
+  if (looks_like_ibnd_cache(head)) return FabricFormat::IbndCache;
+  if (looks_like_snapshot(head)) return FabricFormat::Snapshot;
+  if (looks_binary(head))
+    throw InputError(path, 0, std::string("binary data, not ") + kKnownFormats);
+  if (looks_like_ibnetdiscover_text(head)) return FabricFormat::IbnetdiscoverText;
+  if (head.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw InputError(path, 0, std::string("empty file (only blank lines): expected ") + kKnownFormats);
+  throw InputError(path, 0, std::string("not ") + kKnownFormats);
+}
+
+// The label shown for the fabric: the file name without extension, in characters that are
+// safe in Slurm names, report ids and file names.
+std::string fabric_name(const std::string& path) {
+  std::string name = std::filesystem::path(path).stem().string();
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return name.empty() ? "fabric" : name;
+}
+
+}  // namespace
+
+FabricFormat detect_fabric_format(const std::string& path) {
+  return detect(File(path).read(kHeadBytes), path);
+}
+
+std::vector<Fabric> load_fabric_file(const std::string& path) {
+  std::vector<Fabric> fabrics;
+  FabricFormat format = detect_fabric_format(path);
+  switch (format) {
+    case FabricFormat::IbndCache:
+      fabrics.push_back(load_ibnd_cache(path));
+      break;
+    case FabricFormat::IbnetdiscoverText:
+      fabrics.push_back(parse_ibnetdiscover_text(File(path).read(SIZE_MAX), path));
+      break;
+    case FabricFormat::Snapshot:
+      fabrics = snapshot_from_json(File(path).read(SIZE_MAX), path).fabrics;
+      break;
+  }
+  for (auto& fabric : fabrics) {
+    // A snapshot's fabrics keep the names they were captured under (several may share the
+    // file); the single-fabric formats are named after the file.
+    if (format == FabricFormat::Snapshot && !fabric.name.empty()) continue;
+    fabric.source = path;
+    fabric.name = fabric_name(path);
+  }
+  return fabrics;
+}
+
+}  // namespace slurmtopo

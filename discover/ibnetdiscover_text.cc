@@ -1,0 +1,529 @@
+// ibnetdiscover topology text → Fabric, by hand: a 65k-host dump is ~40 MB and the whole
+// pipeline has a 2 s budget, so each line is scanned once, left to right, without regexes,
+// and port lines (99% of the text) allocate nothing beyond their Link.
+//
+// The grammar, as every rdma-core/OFED version since 2007 prints it (see the public dumps):
+//   vendid=0x2c9 / devid=0x.. / sysimgguid=0x.. / switchguid=0x..(portguid) / caguid= / rtguid=
+//   Switch 65 "S-<guid>"  # "<desc>" enhanced port 0 lid 73 lmc 0
+//   Ca     2  "H-<guid>"  # "<desc>"
+//   [1][ext 1]  "H-<guid>"[1](portguid)  # "<desc>" lid 647 4xNDR s=4 w=2 v=4 e=4   (switch)
+//   [1](portguid)  "S-<guid>"[35]  # lid 3 lmc 0 "<desc>" lid 268 4xFDR               (CA, Rt)
+// plus comments, blank lines, -g chassis grouping lines, and umad/ibwarn diagnostics that
+// ibnetdiscover interleaves on stderr when a port does not answer.
+#include "discover/ibnetdiscover_text.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <tuple>
+
+#include "discover/input_error.h"
+
+namespace slurmtopo {
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// What an error message shows of the text it could not read: short, and printable.
+std::string snippet(std::string_view rest) {
+  if (rest.empty()) return "the end of the line";
+  std::string out = "\"";
+  for (char c : rest.substr(0, 24)) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      static const char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  if (rest.size() > 24) out += "...";
+  return out + "\"";
+}
+
+// A position inside one line. Every reader returns false (or nullopt-like -1) without moving
+// when the text there is not what it reads, so callers can try alternatives.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
+
+  bool at_end() const { return p_ == end_; }
+  char peek() const { return p_ < end_ ? *p_ : '\0'; }
+  const char* pos() const { return p_; }
+  const char* end() const { return end_; }
+  void seek(const char* p) { p_ = p; }
+  std::string_view rest() const { return {p_, static_cast<size_t>(end_ - p_)}; }
+
+  bool skip_blanks() {
+    const char* start = p_;
+    while (p_ < end_ && is_blank(*p_)) ++p_;
+    return p_ != start;
+  }
+  bool eat(char c) {
+    if (p_ < end_ && *p_ == c) return ++p_, true;
+    return false;
+  }
+  bool eat(std::string_view word) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::memcmp(p_, word.data(), word.size()))
+      return false;
+    p_ += word.size();
+    return true;
+  }
+  // Decimal number ≤ max; -1 when there is none or it is too large.
+  int64_t decimal(int64_t max) {
+    const char* q = p_;
+    int64_t value = 0;
+    while (q < end_ && *q >= '0' && *q <= '9') {
+      value = value * 10 + (*q++ - '0');
+      if (value > max) return -1;
+    }
+    if (q == p_) return -1;
+    p_ = q;
+    return value;
+  }
+  // 1 to 16 hex digits (ibnetdiscover drops leading zeros inside parentheses).
+  bool hex64(uint64_t& value) {
+    const char* q = p_;
+    uint64_t v = 0;
+    int d;
+    while (q < end_ && (d = hex_digit(*q)) >= 0) {
+      if (q - p_ == 16) return false;
+      v = v << 4 | static_cast<uint64_t>(d);
+      ++q;
+    }
+    if (q == p_) return false;
+    p_ = q;
+    value = v;
+    return true;
+  }
+  // The next blank-separated word, possibly empty at the end of the line.
+  std::string_view word() {
+    skip_blanks();
+    const char* start = p_;
+    while (p_ < end_ && !is_blank(*p_)) ++p_;
+    return {start, static_cast<size_t>(p_ - start)};
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+// Speed names as ibnetdiscover prints them; "???" is its own word for a speed it cannot name.
+bool read_speed(std::string_view name, LinkSpeed& speed) {
+  static constexpr std::pair<std::string_view, LinkSpeed> kNames[] = {
+      {"SDR", LinkSpeed::SDR}, {"DDR", LinkSpeed::DDR},     {"QDR", LinkSpeed::QDR},
+      {"FDR", LinkSpeed::FDR}, {"FDR10", LinkSpeed::FDR10}, {"EDR", LinkSpeed::EDR},
+      {"HDR", LinkSpeed::HDR}, {"NDR", LinkSpeed::NDR},     {"XDR", LinkSpeed::XDR},
+      {"???", LinkSpeed::Unknown}};
+  for (const auto& [text, value] : kNames)
+    if (name == text) return speed = value, true;
+  return false;
+}
+
+// A comment word such as "4xNDR", "12xEDR", "??NDR" or "4x???" (ibnetdiscover's unknowns).
+// Returns false for words that are not a link at all; malformed links are the caller's error.
+enum class LinkWord { NotALink, Link, Malformed };
+LinkWord read_link_word(std::string_view word, int& width, LinkSpeed& speed) {
+  size_t i = 0;
+  if (word.substr(0, 2) == "??") {
+    width = 0;
+    i = 2;
+  } else {
+    int lanes = 0;
+    while (i < word.size() && i < 3 && word[i] >= '0' && word[i] <= '9') lanes = lanes * 10 + (word[i++] - '0');
+    if (i == 0 || i >= word.size() || word[i] != 'x') return LinkWord::NotALink;
+    ++i;
+    if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 12) return LinkWord::Malformed;
+    width = lanes;
+  }
+  return read_speed(word.substr(i), speed) ? LinkWord::Link : LinkWord::Malformed;
+}
+
+// A cable end named in a port line, kept until we know whether that node has a block.
+struct PeerRef {
+  uint64_t guid;
+  std::string_view description;  // points into the dump text
+  int line;
+  uint16_t lid;
+  NodeKind kind;
+};
+
+bool is_diagnostic(std::string_view line) {
+  // ibnetdiscover's stderr mixed into the dump: "src/query_smp.c:195; umad (DR path ...) bad
+  // status 110; ...", "ibwarn: [1234] ...", "ibnetdiscover: iberror: ...".
+  if (line.starts_with("ibwarn") || line.starts_with("ibnetdiscover:") ||
+      line.starts_with("ibnetdisc") || line.starts_with("iberror"))
+    return true;
+  if (line.find("umad") != std::string_view::npos) return true;
+  size_t c = line.find(".c:");
+  return c != std::string_view::npos && c > 0 && line.find_first_of(" \t") > c;
+}
+
+// Lines of `ibnetdiscover -g` (chassis grouping) that carry no node or cable of their own.
+bool is_grouping(std::string_view first_word) {
+  return first_word == "Non-Chassis" || first_word == "Chassis" || first_word == "Hostname:" ||
+         first_word == "Spine" || first_word == "Line";
+}
+
+class DumpParser {
+ public:
+  DumpParser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+
+  Fabric run() {
+    reject_binary();
+    fabric_.source = file_;
+    // ~250 bytes per CA block and ~100 per port line in modern dumps.
+    fabric_.links.reserve(text_.size() / 110);
+    fabric_.nodes.reserve(text_.size() / 1500 + 4);
+    size_t start = 0;
+    while (start < text_.size()) {
+      size_t nl = text_.find('\n', start);
+      size_t stop = nl == std::string_view::npos ? text_.size() : nl;
+      ++line_no_;
+      std::string_view line = text_.substr(start, stop - start);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      parse_line(line);
+      start = stop + 1;
+    }
+    finish();
+    return std::move(fabric_);
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& expected, std::string_view found) const {
+    throw InputError(file_, line_no_, "expected " + expected + ", found " + snippet(found));
+  }
+  [[noreturn]] void fail_at(int line, const std::string& message) const {
+    throw InputError(file_, line, message);
+  }
+
+  void reject_binary() {
+    const char* nul = static_cast<const char*>(std::memchr(text_.data(), '\0', text_.size()));
+    if (!nul) return;
+    int line = 1 + static_cast<int>(std::count(text_.data(), nul, '\n'));
+    fail_at(line, "binary data (NUL byte): expected ibnetdiscover topology text");
+  }
+
+  void parse_line(std::string_view line) {
+    Cursor c(line);
+    c.skip_blanks();
+    switch (c.peek()) {
+      case '[': return parse_port_line(c);
+      case '\0': return;  // blank line: blocks are separated by them, but nothing depends on it
+      case '#': return;   // the "# Topology file" header and -g section titles
+    }
+    std::string_view rest = c.rest();
+    size_t eq = rest.find('=');
+    size_t blank = rest.find_first_of(" \t");
+    if (eq != std::string_view::npos && eq < blank) return parse_id_line(rest.substr(0, eq), c, eq);
+    std::string_view first = rest.substr(0, blank);
+    if (first == "Switch") return parse_node_header(c, NodeKind::Switch, first.size());
+    if (first == "Ca") return parse_node_header(c, NodeKind::Ca, first.size());
+    if (first == "Rt") return parse_node_header(c, NodeKind::Router, first.size());
+    if (is_grouping(first)) return;
+    if (is_diagnostic(rest)) {
+      fabric_.partial.push_back(file_ + ":" + std::to_string(line_no_) +
+                                ": the sweep reported an error: " + std::string(rest));
+      return;
+    }
+    fail("a node header (Switch, Ca, Rt), a port line \"[N] ...\" or an id line (vendid=, "
+         "devid=, sysimgguid=, switchguid=, caguid=, rtguid=)",
+         rest);
+  }
+
+  // vendid=0x2c9, devid=0xd2f2, sysimgguid=0x.., switchguid=0x..(portguid), caguid=, rtguid=
+  void parse_id_line(std::string_view key, Cursor& c, size_t key_len) {
+    c.seek(c.pos() + key_len + 1);
+    uint64_t value = 0;
+    if (!c.eat("0x") || !c.hex64(value)) fail("a hex number 0x... after " + std::string(key) + "=", c.rest());
+    if (key == "vendid") {
+      pending_.vendor_id = static_cast<uint32_t>(value);
+    } else if (key == "devid") {
+      pending_.device_id = static_cast<uint32_t>(value);
+    } else if (key == "sysimgguid") {
+      pending_.sysimgguid = value;
+    } else if (key == "switchguid") {
+      // The node GUID is read from the "S-<guid>" name, which is what port lines refer to;
+      // the parenthesised port GUID is only checked for shape.
+      uint64_t port_guid;
+      if (c.eat('(') && !(c.hex64(port_guid) && c.eat(')'))) fail("a port GUID \"(hex)\"", c.rest());
+    } else if (key != "caguid" && key != "rtguid") {
+      fail("an id line (vendid=, devid=, sysimgguid=, switchguid=, caguid=, rtguid=)",
+           std::string_view(key.data(), c.end() - key.data()));
+    }
+    // -g appends "# Chassis 1 (...)" or "# ISR9288 Voltaire sLB-24D Line 5 Chip 1".
+    c.skip_blanks();
+    if (!c.at_end() && c.peek() != '#') fail("the end of the line or a '#' comment", c.rest());
+    if (!pending_line_) pending_line_ = line_no_;
+  }
+
+  // "S-0008f10400410015" (quotes included); the letter gives the kind of a peer.
+  void read_node_name(Cursor& c, uint64_t& guid, NodeKind& kind) {
+    const char* start = c.pos();
+    if (!c.eat('"')) fail("a node name \"S-<guid>\", \"H-<guid>\" or \"R-<guid>\"", c.rest());
+    switch (c.peek()) {
+      case 'S': kind = NodeKind::Switch; break;
+      case 'H': kind = NodeKind::Ca; break;
+      case 'R': kind = NodeKind::Router; break;
+      default: fail("a node name \"S-<guid>\", \"H-<guid>\" or \"R-<guid>\"", {start, size_t(c.end() - start)});
+    }
+    c.seek(c.pos() + 1);
+    if (!c.eat('-') || !c.hex64(guid) || !c.eat('"'))
+      fail("a node name with a GUID of 1-16 hex digits, like \"S-0008f10400410015\"",
+           {start, size_t(c.end() - start)});
+  }
+
+  int read_port(Cursor& c, const char* what) {
+    const char* start = c.pos();
+    int64_t port = -1;
+    if (!c.eat('[') || (port = c.decimal(255)) < 0 || !c.eat(']'))
+      fail(std::string(what) + " \"[N]\" with N in 0-255", {start, size_t(c.end() - start)});
+    // -g prints the front-panel number of director ports: "[7][ext 13]".
+    if (c.eat("[ext")) {
+      c.skip_blanks();
+      if (c.decimal(255) < 0 || !c.eat(']')) fail("an external port number \"[ext N]\"", c.rest());
+    }
+    return static_cast<int>(port);
+  }
+
+  bool read_port_guid(Cursor& c, uint64_t& guid) {
+    if (!c.eat('(')) return false;
+    if (!c.hex64(guid) || !c.eat(')')) fail("a port GUID \"(hex)\"", c.rest());
+    return true;
+  }
+
+  uint16_t read_lid(Cursor& c) {
+    c.skip_blanks();
+    int64_t lid = c.decimal(65535);
+    if (lid < 0) fail("a LID (0-65535) after \"lid\"", c.rest());
+    return static_cast<uint16_t>(lid);
+  }
+
+  // The node description: from the opening quote to the LAST quote on the line, since
+  // descriptions may hold quotes, '#' and ';' but nothing after them does.
+  std::string_view read_description(Cursor& c) {
+    const char* open = c.pos();
+    const char* close = c.end();
+    while (close > open + 1 && close[-1] != '"') --close;
+    if (close <= open + 1) fail("the closing '\"' of the node description (line cut off?)", c.rest());
+    c.seek(close);
+    return {open + 1, static_cast<size_t>(close - 1 - (open + 1))};
+  }
+
+  // Switch 65 "S-2c5eab0300b87b40"  # "MF0;A09-P1-IBLEAF-04-04:MQM9701/U1" enhanced port 0 lid 73 lmc 0
+  void parse_node_header(Cursor& c, NodeKind kind, size_t word_len) {
+    c.seek(c.pos() + word_len);
+    c.skip_blanks();
+    FabricNode node = pending_;
+    node.kind = kind;
+    int64_t ports = c.decimal(255);
+    if (ports < 0) fail("the port count after " + std::string(to_string(kind)), c.rest());
+    node.num_ports = static_cast<int>(ports);
+    c.skip_blanks();
+    NodeKind named_kind;
+    read_node_name(c, node.guid, named_kind);
+    c.skip_blanks();
+    if (!c.eat('#')) fail("'# \"node description\"' after the node name", c.rest());
+    c.skip_blanks();
+    if (c.peek() != '"') fail("the quoted node description after '#'", c.rest());
+    node.description = std::string(read_description(c));
+    // Then "enhanced port 0 lid 73 lmc 0" for switches, possibly " (scp)" for CAs; only the
+    // switch LID matters and the rest is skipped so that new fields do not break old readers.
+    for (std::string_view w = c.word(); !w.empty(); w = c.word())
+      if (w == "lid") node.lid = read_lid(c);
+    fabric_.nodes.push_back(std::move(node));
+    node_lines_.push_back(line_no_);
+    current_ = fabric_.nodes.size() - 1;
+    current_lowest_port_ = std::numeric_limits<int>::max();
+    pending_ = FabricNode{};
+    pending_line_ = 0;
+  }
+
+  // [1]  "H-e09d7303007a4bd8"[1](e09d7303007a4bd8)  # "a08-p1-dgx-04-c01 mlx5_5" lid 647 4xNDR
+  // [1](e41d2d030061f957)  "S-e41d2d030003e470"[34]  # lid 2 lmc 0 "SwitchIB ..." lid 268 4xEDR
+  void parse_port_line(Cursor& c) {
+    if (current_ == kNone) fail("a Switch/Ca/Rt header before the first port line", c.rest());
+    if (pending_line_)
+      fail("a Switch/Ca/Rt header after the id lines at line " + std::to_string(pending_line_) +
+               " (header cut off?)",
+           c.rest());
+    FabricNode& self = fabric_.nodes[current_];
+    Link link;
+    link.a.guid = self.guid;
+    link.a.port = read_port(c, "a local port number");
+    if (link.a.port > self.num_ports)
+      fail("a port number within the node's " + std::to_string(self.num_ports) + " ports", c.rest());
+    read_port_guid(c, link.a.port_guid);
+    c.skip_blanks();
+    if (c.at_end()) fail("the remote end \"S-/H-/R-<guid>\"[port] (line cut off?)", c.rest());
+    PeerRef peer{};
+    read_node_name(c, link.b.guid, peer.kind);
+    link.b.port = read_port(c, "the remote port number");
+    c.skip_blanks();
+    read_port_guid(c, link.b.port_guid);
+    c.skip_blanks();
+    if (self.kind == NodeKind::Switch) link.a.lid = self.lid;
+    if (c.eat('#')) read_port_comment(c, link, peer.description);
+
+    if (self.kind != NodeKind::Switch && link.a.port < current_lowest_port_) {
+      current_lowest_port_ = link.a.port;  // a CA's LID is its first port's
+      self.lid = link.a.lid;
+    }
+    peer.guid = link.b.guid;
+    peer.lid = link.b.lid;
+    peer.line = line_no_;
+    peers_.push_back(peer);
+    fabric_.links.push_back(link);
+  }
+
+  // Switch side: "<desc>" lid 647 4xNDR [s=4 w=2 v=4 e=4]
+  // CA side:     lid 3 lmc 0 "<desc>" lid 268 4xFDR
+  void read_port_comment(Cursor& c, Link& link, std::string_view& description) {
+    const char* open = c.pos();
+    while (open < c.end() && *open != '"') ++open;
+    if (open < c.end()) {
+      Cursor local(std::string_view(c.pos(), open - c.pos()));
+      for (std::string_view w = local.word(); !w.empty(); w = local.word())
+        if (w == "lid") link.a.lid = read_lid(local);
+      c.seek(open);
+      description = read_description(c);
+    }
+    bool have_link = false;
+    for (std::string_view w = c.word(); !w.empty(); w = c.word()) {
+      if (w == "lid") {
+        link.b.lid = read_lid(c);
+      } else if (!have_link) {
+        switch (read_link_word(w, link.width, link.speed)) {
+          case LinkWord::Link: have_link = true; break;
+          case LinkWord::Malformed: fail("a link like 4xNDR (width 1x/2x/4x/8x/12x, speed SDR..XDR)", w);
+          case LinkWord::NotALink: break;  // later versions append fields (s=4 w=2 ...)
+        }
+      }
+    }
+  }
+
+  void finish() {
+    if (pending_line_)
+      fail_at(pending_line_, "expected a Switch/Ca/Rt header after these id lines (dump cut off?)");
+    if (fabric_.nodes.empty()) {
+      bool blank = text_.find_first_not_of(" \t\r\n") == std::string_view::npos;
+      fail_at(0, blank ? "empty file: expected ibnetdiscover topology text"
+                       : "no Switch/Ca/Rt block: expected ibnetdiscover topology text");
+    }
+    reject_duplicate_blocks();
+    add_peers_without_block();
+    reconcile_cable_ends(fabric_.links);
+    normalize(fabric_);
+  }
+
+  void reject_duplicate_blocks() const {
+    std::vector<std::pair<uint64_t, int>> seen;
+    seen.reserve(fabric_.nodes.size());
+    for (size_t i = 0; i < fabric_.nodes.size(); ++i) seen.emplace_back(fabric_.nodes[i].guid, node_lines_[i]);
+    std::sort(seen.begin(), seen.end());
+    for (size_t i = 1; i < seen.size(); ++i)
+      if (seen[i].first == seen[i - 1].first)
+        fail_at(seen[i].second, "expected one block per node, but 0x" + guid_hex(seen[i].first) +
+                                    " already has one at line " + std::to_string(seen[i - 1].second));
+  }
+
+  // A node that is only a cable's far end was not reached by the sweep: keep it as a
+  // placeholder so the cable is not lost, and say so.
+  void add_peers_without_block() {
+    std::vector<uint64_t> have;
+    have.reserve(fabric_.nodes.size());
+    for (const auto& n : fabric_.nodes) have.push_back(n.guid);
+    std::sort(have.begin(), have.end());
+    std::sort(peers_.begin(), peers_.end(), [](const PeerRef& x, const PeerRef& y) {
+      return std::tie(x.guid, x.line) < std::tie(y.guid, y.line);
+    });
+    for (size_t i = 0; i < peers_.size(); ++i) {
+      const PeerRef& p = peers_[i];
+      if ((i > 0 && peers_[i - 1].guid == p.guid) || std::binary_search(have.begin(), have.end(), p.guid))
+        continue;
+      FabricNode node;
+      node.kind = p.kind;
+      node.guid = p.guid;
+      node.description = std::string(p.description);
+      node.lid = p.lid;
+      node.seen_only_as_peer = true;
+      fabric_.nodes.push_back(std::move(node));
+      fabric_.partial.push_back("0x" + guid_hex(p.guid) + " (" + to_string(p.kind) + " \"" +
+                                std::string(p.description) + "\") has no block of its own, only "
+                                "the cable end at " + file_ + ":" + std::to_string(p.line) +
+                                ": the sweep did not reach it");
+    }
+  }
+
+  // Both ends of a cable print its width and speed; they agree in a sound sweep, and when
+  // they do not (a port retrained between the two reads, or a hand-edited dump such as the
+  // man page's) the cable can carry no more than the lower one, which is also what makes it
+  // visible as degraded. normalize() then merges the copies.
+  static void reconcile_cable_ends(std::vector<Link>& links) {
+    auto key = [](const Link& l) { return std::tie(l.a.guid, l.a.port, l.b.guid, l.b.port); };
+    for (auto& link : links)
+      if (std::tie(link.b.guid, link.b.port) < std::tie(link.a.guid, link.a.port)) std::swap(link.a, link.b);
+    std::stable_sort(links.begin(), links.end(), [&](const Link& x, const Link& y) { return key(x) < key(y); });
+    for (size_t i = 0, j; i < links.size(); i = j) {
+      int width = 0;
+      LinkSpeed speed = LinkSpeed::Unknown;
+      for (j = i; j < links.size() && key(links[j]) == key(links[i]); ++j) {
+        const Link& l = links[j];
+        if (l.width && (!width || l.width < width)) width = l.width;
+        if (l.speed != LinkSpeed::Unknown && (speed == LinkSpeed::Unknown || l.speed < speed)) speed = l.speed;
+      }
+      for (size_t k = i; k < j; ++k) links[k].width = width, links[k].speed = speed;
+    }
+  }
+
+  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+
+  std::string_view text_;
+  const std::string& file_;
+  Fabric fabric_;
+  int line_no_ = 0;
+  FabricNode pending_;  // what the id lines said about the next node
+  int pending_line_ = 0;
+  size_t current_ = kNone;
+  int current_lowest_port_ = 0;
+  std::vector<int> node_lines_;  // header line of each node, for duplicate-block errors
+  std::vector<PeerRef> peers_;
+};
+
+}  // namespace
+
+Fabric parse_ibnetdiscover_text(std::string_view text, const std::string& file) {
+  return DumpParser(text, file).run();
+}
+
+bool looks_like_ibnetdiscover_text(std::string_view head) {
+  if (head.find('\0') != std::string_view::npos) return false;
+  size_t start = 0;
+  while (start < head.size()) {
+    size_t nl = head.find('\n', start);
+    std::string_view line = head.substr(start, nl == std::string_view::npos ? head.size() - start : nl - start);
+    start = nl == std::string_view::npos ? head.size() : nl + 1;
+    while (!line.empty() && is_blank(line.front())) line.remove_prefix(1);
+    if (line.starts_with("# Topology file") || line.starts_with("vendid=") ||
+        line.starts_with("devid=") || line.starts_with("sysimgguid=") ||
+        line.starts_with("switchguid=") || line.starts_with("caguid=") ||
+        line.starts_with("Non-Chassis Nodes") || is_diagnostic(line))
+      return true;
+    for (std::string_view kind : {"Switch", "Ca", "Rt"})
+      if (line.starts_with(kind) && line.size() > kind.size() + 1 && is_blank(line[kind.size()]))
+        return true;
+  }
+  return false;
+}
+
+}  // namespace slurmtopo

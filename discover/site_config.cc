@@ -1,0 +1,191 @@
+// site.yaml -> SiteConfig. Everything is checked here, with the YAML line, so that a typo
+// fails before any fabric is read rather than as a silently ignored setting.
+#include "discover/site_config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+#include "discover/input_error.h"
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+namespace {
+
+constexpr const char* kValidKeys =
+    "host_regex, exclude_hosts, exclude_regex, expected_link, expected_uplinks_per_leaf, "
+    "group_name_regex";
+
+int line_of(const YAML::Node& node) { return node.Mark().line + 1; }  // Mark is 0-based
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& expected) const {
+    throw InputError(file_, line_of(at), expected);
+  }
+
+  std::string scalar(const YAML::Node& v, const std::string& key) const {
+    if (!v.IsScalar()) fail(v, "expected `" + key + "` to be a string");
+    return v.Scalar();
+  }
+
+  int count(const YAML::Node& v, const std::string& key) const {
+    int n = -1;
+    if (v.IsScalar()) {
+      try {
+        n = v.as<int>();
+      } catch (const YAML::BadConversion&) {
+      }
+    }
+    if (n < 0) fail(v, "expected `" + key + "` to be a whole number >= 0");
+    return n;
+  }
+
+  std::vector<std::string> strings(const YAML::Node& v, const std::string& key) const {
+    if (!v.IsSequence()) fail(v, "expected `" + key + "` to be a list of strings");
+    std::vector<std::string> out;
+    for (const YAML::Node& item : v) {
+      if (!item.IsScalar()) fail(item, "expected every item of `" + key + "` to be a string");
+      out.push_back(item.Scalar());
+    }
+    return out;
+  }
+
+  // ECMAScript, as graph/ compiles it; `groups` is the least number of capture groups.
+  std::string regex(const YAML::Node& v, const std::string& key, unsigned groups) const {
+    const std::string text = scalar(v, key);
+    try {
+      const std::regex re(text);
+      if (re.mark_count() < groups)
+        fail(v, "expected `" + key + "` to have a capture group `(...)`: group 1 is the name");
+    } catch (const std::regex_error& e) {
+      fail(v, "expected `" + key + "` to be a valid regular expression (ECMAScript): " +
+                  std::string(e.what()));
+    }
+    return text;
+  }
+
+ private:
+  std::string file_;
+};
+
+int parse_width(const Reader& r, const YAML::Node& at, const std::string& text) {
+  static const std::set<std::string> kWidths{"1", "2", "4", "8", "12"};
+  if (!kWidths.count(text)) r.fail(at, "expected `expected_link` width 1, 2, 4, 8 or 12, not `" + text + "`");
+  return std::stoi(text);
+}
+
+LinkSpeed parse_speed(const Reader& r, const YAML::Node& at, std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  const LinkSpeed speed = parse_link_speed(text);
+  if (speed == LinkSpeed::Unknown)
+    r.fail(at, "expected `expected_link` speed SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or "
+               "XDR, not `" + text + "`");
+  return speed;
+}
+
+// `{width: 4, speed: NDR}` or the way ibnetdiscover prints it, "4xNDR".
+void expected_link(const Reader& r, const YAML::Node& v, SiteConfig& site) {
+  if (v.IsScalar()) {
+    const std::string text = v.Scalar();
+    const size_t x = text.find_first_of("xX");
+    if (x == std::string::npos || x == 0)
+      r.fail(v, "expected `expected_link` as `4xNDR` or `{width: 4, speed: NDR}`");
+    site.expected_width = parse_width(r, v, text.substr(0, x));
+    site.expected_speed = parse_speed(r, v, text.substr(x + 1));
+    return;
+  }
+  if (!v.IsMap()) r.fail(v, "expected `expected_link` as `4xNDR` or `{width: 4, speed: NDR}`");
+  for (const auto& kv : v) {
+    const std::string key = r.scalar(kv.first, "expected_link");
+    if (key == "width")
+      site.expected_width = parse_width(r, kv.second, r.scalar(kv.second, "width"));
+    else if (key == "speed")
+      site.expected_speed = parse_speed(r, kv.second, r.scalar(kv.second, "speed"));
+    else
+      r.fail(kv.first, "expected `expected_link` keys width, speed; not `" + key + "`");
+  }
+}
+
+std::vector<std::string> hostlists(const Reader& r, const YAML::Node& v) {
+  std::vector<std::string> out = r.strings(v, "exclude_hosts");
+  size_t i = 0;
+  for (const YAML::Node& item : v) {
+    try {
+      expand_hostlist(out[i++]);
+    } catch (const std::invalid_argument& e) {
+      r.fail(item, std::string("expected `exclude_hosts` items to be Slurm hostlists: ") + e.what());
+    }
+  }
+  return out;
+}
+
+using Setter = std::function<void(const Reader&, const YAML::Node&, SiteConfig&)>;
+
+const std::map<std::string, Setter>& setters() {
+  static const std::map<std::string, Setter> kSetters{
+      {"host_regex", [](const Reader& r, const YAML::Node& v,
+                        SiteConfig& s) { s.host_regex = r.regex(v, "host_regex", 1); }},
+      {"exclude_hosts",
+       [](const Reader& r, const YAML::Node& v, SiteConfig& s) { s.exclude_hosts = hostlists(r, v); }},
+      {"exclude_regex",
+       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+         s.exclude_regex = r.strings(v, "exclude_regex");
+         size_t i = 0;
+         for (const YAML::Node& item : v) r.regex(item, "exclude_regex[" + std::to_string(i++) + "]", 0);
+       }},
+      {"expected_link", expected_link},
+      {"expected_uplinks_per_leaf",
+       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+         s.expected_uplinks_per_leaf = r.count(v, "expected_uplinks_per_leaf");
+       }},
+      {"group_name_regex",
+       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+         // Empty keeps grouping by name off.
+         const std::string text = r.scalar(v, "group_name_regex");
+         s.group_name_regex = text.empty() ? text : r.regex(v, "group_name_regex", 1);
+       }},
+  };
+  return kSetters;
+}
+
+}  // namespace
+
+SiteConfig load_site_config(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError(path, 0, "cannot read the site config");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path, e.mark.line + 1, "expected YAML: " + e.msg);
+  }
+  const Reader reader(path);
+  SiteConfig site;
+  site.source = path;
+  if (root.IsNull()) return site;  // empty file: all defaults
+  if (!root.IsMap()) reader.fail(root, std::string("expected a map with keys ") + kValidKeys);
+
+  std::set<std::string> seen;
+  for (const auto& kv : root) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    const auto setter = setters().find(key);
+    if (setter == setters().end())
+      reader.fail(kv.first, "unknown key `" + key + "`; expected one of " + kValidKeys);
+    if (!seen.insert(key).second) reader.fail(kv.first, "expected `" + key + "` only once");
+    if (kv.second.IsNull()) continue;  // `key:` with nothing keeps the default
+    setter->second(reader, kv.second, site);
+  }
+  return site;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,198 @@
+// Reads slurm.conf the way Slurm's own config parser cuts it into lines (comments, `\`
+// continuations, Include), but keeps only what slurmtopo needs: the NodeName lines.
+#include "discover/slurm_conf.h"
+
+#include <glob.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "discover/input_error.h"
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
+      return false;
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// A `#` starts a comment unless an odd number of backslashes escapes it (`\#`).
+std::string strip_comment(const std::string& line) {
+  int backslashes = 0;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '#' && backslashes % 2 == 0) return line.substr(0, i);
+    backslashes = line[i] == '\\' ? backslashes + 1 : 0;
+  }
+  return line;
+}
+
+// An odd run of backslashes at the end (trailing blanks allowed) joins the next line;
+// Slurm drops the backslash and glues the lines without a separator.
+bool strip_continuation(std::string& line) {
+  size_t end = line.size();
+  while (end > 0 && is_space(line[end - 1])) --end;
+  size_t slashes = 0;
+  while (slashes < end && line[end - 1 - slashes] == '\\') ++slashes;
+  if (slashes % 2 == 0) return false;
+  line.resize(end - 1);
+  return true;
+}
+
+struct LogicalLine {
+  int number = 0;  // the first physical line
+  std::string text;
+};
+
+std::vector<LogicalLine> read_lines(std::istream& in) {
+  std::vector<LogicalLine> lines;
+  std::string physical;
+  bool continued = false;
+  for (int number = 1; std::getline(in, physical); ++number) {
+    if (!physical.empty() && physical.back() == '\r') physical.pop_back();
+    std::string text = strip_comment(physical);
+    const bool continues = strip_continuation(text);
+    if (continued)
+      lines.back().text += text;
+    else
+      lines.push_back({number, text});
+    continued = continues;
+  }
+  return lines;
+}
+
+bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+class Loader {
+ public:
+  SlurmConf conf;
+
+  void load(const fs::path& path) {
+    const std::string file = path.string();
+    std::ifstream in(path);
+    if (!in) throw InputError(file, 0, std::string("cannot read: ") + std::strerror(errno));
+    stack_.push_back(fs::weakly_canonical(path));
+    for (const LogicalLine& line : read_lines(in)) handle(file, line);
+    stack_.pop_back();
+  }
+
+ private:
+  void handle(const std::string& file, const LogicalLine& line) {
+    const std::string_view text = trim(line.text);
+    if (text.empty()) return;
+    if (text.size() > 7 && iequals(text.substr(0, 7), "include") && is_space(text[7])) {
+      include(file, line.number, trim(text.substr(8)));
+      return;
+    }
+    // Slurm's key=value pattern allows blanks around `=`.
+    const size_t eq = text.find('=');
+    if (eq == std::string_view::npos || !iequals(trim(text.substr(0, eq)), "NodeName")) return;
+    std::string_view rest = text.substr(eq + 1);
+    while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
+    node_line(file, line.number, text, rest);
+  }
+
+  void node_line(const std::string& file, int number, std::string_view text,
+                 std::string_view rest) {
+    std::string_view value;
+    if (!rest.empty() && rest[0] == '"') {
+      const size_t close = rest.find('"', 1);
+      if (close == std::string_view::npos)
+        throw InputError(file, number, "expected a closing `\"` after `NodeName=\"`");
+      value = rest.substr(1, close - 1);
+    } else {
+      size_t end = 0;
+      while (end < rest.size() && !is_space(rest[end])) ++end;
+      value = rest.substr(0, end);
+    }
+    if (value.empty()) throw InputError(file, number, "expected `NodeName=<hostlist>`");
+    if (iequals(value, "DEFAULT")) return;
+    SlurmNodeLine node{file, number, {}, std::string(text)};
+    try {
+      node.names = expand_hostlist(value);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(file, number, std::string("expected `NodeName=<hostlist>`: ") + e.what());
+    }
+    conf.node_lines.push_back(std::move(node));
+  }
+
+  void include(const std::string& file, int number, std::string_view rest) {
+    size_t end = 0;
+    while (end < rest.size() && !is_space(rest[end])) ++end;
+    const std::string target(rest.substr(0, end));
+    if (target.empty()) throw InputError(file, number, "expected `Include <path>`");
+    fs::path path(target);
+    if (path.is_relative()) path = fs::path(file).parent_path() / path;
+    path = path.lexically_normal();
+
+    std::vector<fs::path> files;
+    if (has_glob_chars(target)) {
+      // A pattern that matches nothing includes nothing, like an empty nodes.d/.
+      glob_t matches{};
+      const int rc = glob(path.c_str(), GLOB_ERR, nullptr, &matches);
+      for (size_t i = 0; rc == 0 && i < matches.gl_pathc; ++i) files.emplace_back(matches.gl_pathv[i]);
+      globfree(&matches);
+      if (rc != 0 && rc != GLOB_NOMATCH)
+        throw InputError(file, number, "expected `Include " + target + "` to be readable");
+    } else {
+      files.push_back(path);
+    }
+    for (const fs::path& child : files) {
+      const fs::path canonical = fs::weakly_canonical(child);
+      for (const fs::path& open : stack_) {
+        if (open != canonical) continue;
+        std::string chain;
+        for (const fs::path& p : stack_) chain += p.string() + " -> ";
+        throw InputError(file, number,
+                         "expected an Include that does not lead back to itself: " + chain +
+                             canonical.string());
+      }
+      std::ifstream probe(child);
+      if (!probe)
+        throw InputError(file, number, "expected `Include " + target + "` to name a readable file: " +
+                                           child.string() + ": " + std::strerror(errno));
+      load(child);
+    }
+  }
+
+  std::vector<fs::path> stack_;  // files being read, outermost first
+};
+
+}  // namespace
+
+std::vector<std::string> SlurmConf::nodes() const {
+  std::vector<std::string> out;
+  std::unordered_set<std::string> seen;
+  for (const SlurmNodeLine& line : node_lines)
+    for (const std::string& name : line.names)
+      if (seen.insert(name).second) out.push_back(name);
+  return out;
+}
+
+SlurmConf load_slurm_conf(const std::string& path) {
+  Loader loader;
+  loader.load(path);
+  return std::move(loader.conf);
+}
+
+}  // namespace slurmtopo

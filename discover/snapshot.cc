@@ -1,0 +1,361 @@
+// Snapshot JSON: written with keys in a fixed order (ordered_json, indent 1) so the same
+// fabric always gives the same bytes; read strictly, since a snapshot is what every later
+// command trusts instead of the fabric itself. Errors name the line: nlohmann reports a byte
+// offset for syntax errors, and for schema errors a second, position-tracking SAX pass finds
+// the line of the offending value (only on the error path, so reading stays one DOM parse).
+#include "discover/snapshot.h"
+
+#include <algorithm>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "discover/input_error.h"
+
+namespace slurmtopo {
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr const char* kFormat = "slurmtopo-snapshot";
+constexpr int kVersion = 1;
+
+std::string guid_string(uint64_t guid) { return "0x" + guid_hex(guid); }
+
+ordered_json end_json(const LinkEnd& end) {
+  ordered_json j;
+  j["guid"] = guid_string(end.guid);
+  j["port"] = end.port;
+  j["port_guid"] = guid_string(end.port_guid);
+  j["lid"] = end.lid;
+  return j;
+}
+
+ordered_json fabric_json(const Fabric& fabric) {
+  ordered_json f;
+  f["source"] = fabric.source;
+  f["name"] = fabric.name;
+  ordered_json& nodes = f["nodes"] = ordered_json::array();
+  for (const auto& n : fabric.nodes) {
+    ordered_json j;
+    j["kind"] = to_string(n.kind);
+    j["guid"] = guid_string(n.guid);
+    j["sysimgguid"] = guid_string(n.sysimgguid);
+    j["description"] = n.description;
+    j["num_ports"] = n.num_ports;
+    j["lid"] = n.lid;
+    j["vendor_id"] = n.vendor_id;
+    j["device_id"] = n.device_id;
+    j["seen_only_as_peer"] = n.seen_only_as_peer;
+    nodes.push_back(std::move(j));
+  }
+  ordered_json& links = f["links"] = ordered_json::array();
+  for (const auto& l : fabric.links) {
+    ordered_json j;
+    j["a"] = end_json(l.a);
+    j["b"] = end_json(l.b);
+    j["width"] = l.width;
+    j["speed"] = to_string(l.speed);
+    links.push_back(std::move(j));
+  }
+  f["partial"] = fabric.partial;
+  return f;
+}
+
+// ---- reading ----------------------------------------------------------------------------
+
+int line_of(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
+}
+
+// A char iterator that records how far the parser has read, so SAX events can be placed.
+struct TrackingIterator {
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  const char* p;
+  const char** read_up_to;
+
+  reference operator*() const { return *p; }
+  TrackingIterator& operator++() {
+    *read_up_to = ++p;
+    return *this;
+  }
+  TrackingIterator operator++(int) {
+    TrackingIterator old = *this;
+    ++*this;
+    return old;
+  }
+  bool operator==(const TrackingIterator& o) const { return p == o.p; }
+};
+
+// SAX handler that stops at the value (or object key) a JSON pointer names and remembers
+// the line it is on.
+class LineFinder : public nlohmann::json_sax<json> {
+ public:
+  LineFinder(const json::json_pointer& target, std::string_view text, const char** read_up_to)
+      : target_(target.to_string()), text_(text), read_up_to_(read_up_to) {}
+
+  int line() const { return line_; }
+
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return value() && (frames_.push_back({false, -1, ""}), true); }
+  bool start_array(std::size_t) override { return value() && (frames_.push_back({true, -1, ""}), true); }
+  bool end_object() override { return frames_.pop_back(), true; }
+  bool end_array() override { return frames_.pop_back(), true; }
+  bool key(string_t& k) override {
+    frames_.back().key = k;
+    return !found(frames_.size());
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    long index;
+    std::string key;
+  };
+
+  bool value() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+    return !found(frames_.size());
+  }
+  // Compares the path of the first `depth` frames with the target; records the line on a hit.
+  bool found(size_t depth) {
+    json::json_pointer here;
+    for (size_t i = 0; i < depth; ++i)
+      here /= frames_[i].array ? std::to_string(frames_[i].index) : frames_[i].key;
+    if (here.to_string() != target_) return false;
+    // The parser may have read one character past the token (a number's terminator).
+    line_ = line_of(text_, static_cast<size_t>(*read_up_to_ - text_.data()) - 1);
+    return true;
+  }
+
+  std::string target_;
+  std::string_view text_;
+  const char** read_up_to_;
+  std::vector<Frame> frames_;
+  int line_ = 0;
+};
+
+int find_line(std::string_view text, const json::json_pointer& where) {
+  const char* read_up_to = text.data();
+  LineFinder finder(where, text, &read_up_to);
+  TrackingIterator first{text.data(), &read_up_to};
+  TrackingIterator last{text.data() + text.size(), &read_up_to};
+  json::sax_parse(first, last, &finder);
+  return finder.line();
+}
+
+// A schema violation found in the DOM, placed later by find_line().
+struct SchemaError {
+  json::json_pointer where;
+  std::string expected;
+};
+
+class FieldReader {
+ public:
+  FieldReader(const json& object, json::json_pointer at, std::initializer_list<const char*> keys)
+      : object_(object), at_(std::move(at)) {
+    if (!object_.is_object()) throw SchemaError{at_, "an object"};
+    for (const auto& [key, value] : object_.items())
+      if (std::find_if(keys.begin(), keys.end(), [&](const char* k) { return key == k; }) == keys.end())
+        throw SchemaError{at_ / key, "only the keys of format version 1, not \"" + key + "\""};
+  }
+
+  const json& get(const char* key) const {
+    auto it = object_.find(key);
+    if (it == object_.end()) throw SchemaError{at_, std::string("the key \"") + key + "\""};
+    return *it;
+  }
+  json::json_pointer at(const char* key) const { return at_ / key; }
+
+  std::string string(const char* key) const {
+    const json& v = get(key);
+    if (!v.is_string()) throw SchemaError{at(key), std::string("\"") + key + "\" to be a string"};
+    return v.get<std::string>();
+  }
+  int64_t integer(const char* key, int64_t min, int64_t max) const {
+    const json& v = get(key);
+    if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > max)
+      throw SchemaError{at(key), std::string("\"") + key + "\" to be an integer in " + std::to_string(min) +
+                                     ".." + std::to_string(max)};
+    return v.get<int64_t>();
+  }
+  bool boolean(const char* key) const {
+    const json& v = get(key);
+    if (!v.is_boolean()) throw SchemaError{at(key), std::string("\"") + key + "\" to be true or false"};
+    return v.get<bool>();
+  }
+  uint64_t guid(const char* key) const {
+    std::string s = string(key);
+    uint64_t value = 0;
+    bool ok = s.size() > 2 && s.size() <= 18 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    for (size_t i = 2; ok && i < s.size(); ++i) {
+      char c = s[i];
+      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      ok = d >= 0;
+      value = value << 4 | static_cast<uint64_t>(d & 15);
+    }
+    if (!ok) throw SchemaError{at(key), std::string("\"") + key + "\" to be a GUID \"0x<hex>\", not \"" + s + "\""};
+    return value;
+  }
+
+ private:
+  const json& object_;
+  json::json_pointer at_;
+};
+
+NodeKind read_kind(const FieldReader& r) {
+  std::string kind = r.string("kind");
+  for (NodeKind k : {NodeKind::Switch, NodeKind::Ca, NodeKind::Router})
+    if (kind == to_string(k)) return k;
+  throw SchemaError{r.at("kind"), "\"kind\" to be \"Switch\", \"Ca\" or \"Rt\", not \"" + kind + "\""};
+}
+
+LinkEnd read_end(const json& j, const json::json_pointer& at) {
+  FieldReader r(j, at, {"guid", "port", "port_guid", "lid"});
+  LinkEnd end;
+  end.guid = r.guid("guid");
+  end.port = static_cast<int>(r.integer("port", 0, 255));
+  end.port_guid = r.guid("port_guid");
+  end.lid = static_cast<uint16_t>(r.integer("lid", 0, 65535));
+  return end;
+}
+
+const json& array_at(const FieldReader& r, const char* key) {
+  const json& v = r.get(key);
+  if (!v.is_array()) throw SchemaError{r.at(key), std::string("\"") + key + "\" to be an array"};
+  return v;
+}
+
+void reject_duplicate_nodes(const std::vector<FabricNode>& nodes, const json::json_pointer& at) {
+  std::vector<std::pair<uint64_t, size_t>> order;  // (guid, index in the file)
+  order.reserve(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) order.emplace_back(nodes[i].guid, i);
+  std::sort(order.begin(), order.end());
+  for (size_t i = 1; i < order.size(); ++i)
+    if (order[i].first == order[i - 1].first)
+      throw SchemaError{at / order[i].second / "guid",
+                        "each node once, but " + guid_string(order[i].first) + " appears twice"};
+}
+
+Fabric read_fabric(const json& j, const json::json_pointer& at) {
+  FieldReader r(j, at, {"source", "name", "nodes", "links", "partial"});
+  Fabric fabric;
+  fabric.source = r.string("source");
+  fabric.name = r.string("name");
+
+  const json& nodes = array_at(r, "nodes");
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    FieldReader n(nodes[i], r.at("nodes") / i,
+                  {"kind", "guid", "sysimgguid", "description", "num_ports", "lid", "vendor_id",
+                   "device_id", "seen_only_as_peer"});
+    FabricNode node;
+    node.kind = read_kind(n);
+    node.guid = n.guid("guid");
+    node.sysimgguid = n.guid("sysimgguid");
+    node.description = n.string("description");
+    node.num_ports = static_cast<int>(n.integer("num_ports", 0, 255));
+    node.lid = static_cast<uint16_t>(n.integer("lid", 0, 65535));
+    node.vendor_id = static_cast<uint32_t>(n.integer("vendor_id", 0, 0xffffff));
+    node.device_id = static_cast<uint32_t>(n.integer("device_id", 0, 0xffff));
+    node.seen_only_as_peer = n.boolean("seen_only_as_peer");
+    fabric.nodes.push_back(std::move(node));
+  }
+  reject_duplicate_nodes(fabric.nodes, r.at("nodes"));
+  std::sort(fabric.nodes.begin(), fabric.nodes.end(),
+            [](const FabricNode& x, const FabricNode& y) { return x.guid < y.guid; });
+
+  const json& links = array_at(r, "links");
+  for (size_t i = 0; i < links.size(); ++i) {
+    FieldReader l(links[i], r.at("links") / i, {"a", "b", "width", "speed"});
+    Link link;
+    link.a = read_end(l.get("a"), l.at("a"));
+    link.b = read_end(l.get("b"), l.at("b"));
+    for (const auto* end : {&link.a, &link.b})
+      if (!fabric.find(end->guid))
+        throw SchemaError{l.at(end == &link.a ? "a" : "b"),
+                          "a cable end on a listed node, but " + guid_string(end->guid) + " is not in \"nodes\""};
+    link.width = static_cast<int>(l.integer("width", 0, 12));
+    std::string speed = l.string("speed");
+    link.speed = parse_link_speed(speed);
+    if (link.speed == LinkSpeed::Unknown && speed != to_string(LinkSpeed::Unknown))
+      throw SchemaError{l.at("speed"), "\"speed\" to be SDR..XDR or \"unknown\", not \"" + speed + "\""};
+    fabric.links.push_back(link);
+  }
+
+  const json& partial = array_at(r, "partial");
+  for (size_t i = 0; i < partial.size(); ++i) {
+    if (!partial[i].is_string()) throw SchemaError{r.at("partial") / i, "a string"};
+    fabric.partial.push_back(partial[i].get<std::string>());
+  }
+  normalize(fabric);
+  return fabric;
+}
+
+Snapshot read_snapshot(const json& root) {
+  FieldReader r(root, json::json_pointer(), {"format", "version", "fabrics"});
+  if (r.string("format") != kFormat)
+    throw SchemaError{r.at("format"), std::string("\"format\": \"") + kFormat + "\""};
+  const json& version = r.get("version");
+  if (!version.is_number_integer() || version.get<int64_t>() != kVersion)
+    throw SchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + ", not " + version.dump()};
+  Snapshot snapshot;
+  const json& fabrics = array_at(r, "fabrics");
+  for (size_t i = 0; i < fabrics.size(); ++i) snapshot.fabrics.push_back(read_fabric(fabrics[i], r.at("fabrics") / i));
+  return snapshot;
+}
+
+}  // namespace
+
+std::string snapshot_to_json(const Snapshot& snapshot) {
+  ordered_json root;
+  root["format"] = kFormat;
+  root["version"] = kVersion;
+  ordered_json& fabrics = root["fabrics"] = ordered_json::array();
+  for (const auto& f : snapshot.fabrics) fabrics.push_back(fabric_json(f));
+  // Descriptions come from the fabric and may be any bytes; invalid UTF-8 becomes U+FFFD
+  // rather than making the snapshot unwritable.
+  return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Snapshot snapshot_from_json(std::string_view text, const std::string& file) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& e) {
+    // e.byte is 1-based and points at the last character read.
+    int line = e.byte ? line_of(text, e.byte - 1) : 0;
+    // Keep nlohmann's reason, drop its "[json.exception...] parse error at line L, column C: ".
+    std::string what = e.what();
+    auto reason = what.find(": ", what.find("parse error"));
+    throw InputError(file, line, "expected valid JSON, " + (reason == std::string::npos ? what : what.substr(reason + 2)));
+  }
+  try {
+    return read_snapshot(root);
+  } catch (const SchemaError& e) {
+    throw InputError(file, find_line(text, e.where), "expected " + e.expected + " (at " + e.where.to_string() + ")");
+  }
+}
+
+bool looks_like_snapshot(std::string_view head) {
+  size_t first = head.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && head[first] == '{' &&
+         head.find(kFormat) != std::string_view::npos;
+}
+
+}  // namespace slurmtopo

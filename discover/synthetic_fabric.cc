@@ -1,0 +1,518 @@
+#include "discover/synthetic_fabric.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace slurmtopo {
+namespace {
+
+// One InfiniBand generation: the switch and HCA a cluster of that speed is built from.
+struct Generation {
+  LinkSpeed speed;
+  const char* switch_part;
+  int switch_ports;  // external ports; the SHARP port is one more
+  uint32_t switch_device;
+  uint32_t hca_device;
+  const char* hca_factory_description;  // what an HCA says before the host names it
+};
+
+constexpr Generation kGenerations[] = {
+    {LinkSpeed::EDR, "MSB7800", 36, 0xcf08, 0x1017, "MT4119 ConnectX5   Mellanox Technologies"},
+    {LinkSpeed::HDR, "MQM8700", 40, 0xd2f0, 0x101b, "MT4123 ConnectX6   Mellanox Technologies"},
+    {LinkSpeed::NDR, "MQM9700", 64, 0xd2f2, 0x1021, "MT4129 ConnectX7   Mellanox Technologies"},
+};
+
+constexpr uint32_t kMellanoxVendor = 0x2c9;
+constexpr uint32_t kAggregationNodeDevice = 0xcf09;
+constexpr const char* kAggregationNodeDescription = "Mellanox Technologies Aggregation Node";
+constexpr uint64_t kSwitchGuidBase = 0xb83fd20300a00000;
+constexpr uint64_t kHcaGuidBase = 0xb83fd20300c00000;
+constexpr int kMaxHcasPerHost = 16;  // the HCA GUID stride per host
+constexpr uint16_t kMaxUnicastLid = 0xbfff;
+
+void require(bool ok, const std::string& why) {
+  if (!ok) throw std::invalid_argument("synthetic fabric: " + why);
+}
+
+const Generation& generation_for(LinkSpeed speed) {
+  for (const auto& g : kGenerations)
+    if (g.speed == speed) return g;
+  throw std::invalid_argument(std::string("synthetic fabric: no switch model for speed ") +
+                              to_string(speed) + " (use EDR, HDR or NDR)");
+}
+
+void require_width(int width) {
+  require(width == 1 || width == 2 || width == 4 || width == 8 || width == 12,
+          "width must be 1, 2, 4, 8 or 12");
+}
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+int digits(int n) { return static_cast<int>(std::to_string(n).size()); }
+
+// "leaf" 7 of 40 → "leaf007": padded to the count's digits so names sort like numbers.
+std::string numbered(const std::string& stem, int n, int count, int min_width) {
+  std::string number = std::to_string(n);
+  const int width = std::max(min_width, digits(count));
+  return stem + std::string(std::max(0, width - static_cast<int>(number.size())), '0') + number;
+}
+
+// Accumulates switches, HCAs and cables by index; finish() turns them into a swept-looking
+// Fabric. Kinds are numbered in separate passes so LIDs come out switches first.
+class Builder {
+ public:
+  Builder(const Generation& gen, int width, LinkSpeed speed)
+      : gen_(gen), width_(width), speed_(speed) {}
+
+  int add_switch(const std::string& name) {
+    FabricNode n;
+    n.kind = NodeKind::Switch;
+    n.guid = n.sysimgguid = kSwitchGuidBase + 16 * switch_count_++;
+    n.description = "MF0;" + name + ":" + gen_.switch_part + "/U1";
+    n.num_ports = gen_.switch_ports + 1;
+    n.vendor_id = kMellanoxVendor;
+    n.device_id = gen_.switch_device;
+    return add(std::move(n));
+  }
+
+  int add_hca(const std::string& host, int host_index, int hca) {
+    FabricNode n;
+    n.kind = NodeKind::Ca;
+    n.guid = n.sysimgguid = kHcaGuidBase + uint64_t{kMaxHcasPerHost} * host_index + hca;
+    n.description = host + " mlx5_" + std::to_string(hca);
+    n.num_ports = 1;
+    n.vendor_id = kMellanoxVendor;
+    n.device_id = gen_.hca_device;
+    return add(std::move(n));
+  }
+
+  // Switch ports 1..N-1: port N is the internal SHARP port, which only finish() cables.
+  void cable(int a, int a_port, int b, int b_port) {
+    check_port(a, a_port);
+    check_port(b, b_port);
+    cables_.push_back({a, a_port, b, b_port});
+  }
+
+  Fabric finish(bool sharp, std::string name) {
+    if (sharp) add_aggregation_nodes();
+    assign_lids();
+    Fabric f;
+    f.source = "synthetic:" + name;
+    f.name = std::move(name);
+    f.links.reserve(cables_.size());
+    for (const auto& c : cables_) {
+      Link l;
+      l.a = end(c.a, c.a_port);
+      l.b = end(c.b, c.b_port);
+      l.width = width_;
+      l.speed = speed_;
+      f.links.push_back(l);
+    }
+    f.nodes = std::move(nodes_);
+    normalize(f);
+    return f;
+  }
+
+ private:
+  struct Cable {
+    int a, a_port, b, b_port;
+  };
+
+  int add(FabricNode n) {
+    nodes_.push_back(std::move(n));
+    return static_cast<int>(nodes_.size()) - 1;
+  }
+
+  void check_port(int node, int port) const {
+    const FabricNode& n = nodes_[node];
+    const int last = n.kind == NodeKind::Switch ? n.num_ports - 1 : n.num_ports;
+    if (port < 1 || port > last)
+      throw std::logic_error("synthetic fabric: port " + std::to_string(port) +
+                             " out of range on " + n.description);
+  }
+
+  void add_aggregation_nodes() {
+    const size_t count = nodes_.size();
+    for (size_t i = 0; i < count; ++i) {
+      if (nodes_[i].kind != NodeKind::Switch) continue;
+      FabricNode an;
+      an.kind = NodeKind::Ca;
+      an.guid = an.sysimgguid = nodes_[i].guid + 8;
+      an.description = kAggregationNodeDescription;
+      an.num_ports = 1;
+      an.vendor_id = kMellanoxVendor;
+      an.device_id = kAggregationNodeDevice;
+      const int sw_ports = nodes_[i].num_ports;
+      const int id = add(std::move(an));
+      cables_.push_back({static_cast<int>(i), sw_ports, id, 1});
+    }
+  }
+
+  // Switches, then HCAs, then aggregation nodes (added last), each in the order added.
+  void assign_lids() {
+    int next = 1;
+    auto give = [&](FabricNode& n) { n.lid = next <= kMaxUnicastLid ? next++ : 0; };
+    for (auto& n : nodes_)
+      if (n.kind == NodeKind::Switch) give(n);
+    for (auto& n : nodes_)
+      if (n.kind != NodeKind::Switch) give(n);
+  }
+
+  LinkEnd end(int node, int port) const {
+    const FabricNode& n = nodes_[node];
+    // A ConnectX port 1 carries the node GUID; switch ports have no GUID of their own.
+    return {n.guid, port, n.kind == NodeKind::Ca ? n.guid : 0, n.lid};
+  }
+
+  const Generation& gen_;
+  int width_;
+  LinkSpeed speed_;
+  int switch_count_ = 0;
+  std::vector<FabricNode> nodes_;
+  std::vector<Cable> cables_;
+};
+
+// Uplink j of every lower switch (ports first_up_port…) goes to upper j % uppers; each upper
+// gives lower l the port block starting at first_down_port + l*block.
+void wire_tier(Builder& b, const std::vector<int>& lowers, int first_up_port, int uplinks,
+               const std::vector<int>& uppers, int first_down_port = 1) {
+  const int n = static_cast<int>(uppers.size());
+  const int block = ceil_div(uplinks, n);
+  for (size_t l = 0; l < lowers.size(); ++l)
+    for (int j = 0; j < uplinks; ++j)
+      b.cable(lowers[l], first_up_port + j, uppers[j % n],
+              first_down_port + static_cast<int>(l) * block + j / n);
+}
+
+// The fewest upper switches of `radix` ports that take `uplinks` cables from each lower one.
+int fewest_uppers(int lowers, int uplinks, int radix) {
+  for (int n = 1; n <= uplinks; ++n)
+    if (ceil_div(uplinks, n) * lowers <= radix) return n;
+  throw std::invalid_argument("synthetic fabric: " + std::to_string(lowers) +
+                              " switches cannot share upper switches of radix " +
+                              std::to_string(radix));
+}
+
+std::string host_name(const std::string& prefix, int index, int hosts) {
+  return numbered(prefix, index + 1, hosts, 3);
+}
+
+}  // namespace
+
+Fabric generate_fattree(const FatTreeSpec& spec) {
+  const Generation& gen = generation_for(spec.speed);
+  require(spec.levels == 2 || spec.levels == 3, "levels must be 2 or 3");
+  require(spec.radix >= 2 && spec.radix <= gen.switch_ports,
+          "radix must be 2.." + std::to_string(gen.switch_ports) + " for " + gen.switch_part);
+  require(spec.oversubscription > 0, "oversubscription must be positive");
+  require(spec.cables_per_pair >= 1, "cables_per_pair must be at least 1");
+  require(spec.rails >= 1 && spec.rails <= kMaxHcasPerHost, "rails must be 1..16");
+  require(spec.hosts >= 0, "hosts must not be negative");
+  require_width(spec.width);
+
+  const int k = spec.radix;
+  const double r = spec.oversubscription;
+  const int down = static_cast<int>(std::lround(k * r / (r + 1)));
+  const int up = k - down;
+  require(down >= spec.rails && up >= 1, "oversubscription leaves no host or no uplink port");
+  const int hosts_per_leaf = down / spec.rails;
+  const int c = spec.cables_per_pair;
+  // A 2-level tree is one "pod" whose uppers are the spines.
+  const int pod_ports = spec.levels == 2 ? k : k / 2;
+  const int leaves_per_pod = pod_ports / c;
+  require(leaves_per_pod >= 1, "cables_per_pair exceeds what an upper switch can take");
+  const int uppers_per_pod = ceil_div(up, c);
+  const int max_pods = spec.levels == 2 ? 1 : k;
+  const long long full = 1LL * max_pods * leaves_per_pod * hosts_per_leaf;
+  const int hosts = spec.hosts ? spec.hosts : static_cast<int>(full);
+  require(hosts <= full, std::to_string(hosts) + " hosts exceed the " + std::to_string(full) +
+                             " of this " + std::to_string(spec.levels) + "-level tree");
+  const int leaves = ceil_div(hosts, hosts_per_leaf);
+  const int pods = ceil_div(leaves, leaves_per_pod);
+
+  Builder b(gen, spec.width, spec.speed);
+  const std::string& sp = spec.switch_prefix;
+  std::vector<int> leaf;
+  for (int l = 0; l < leaves; ++l)
+    leaf.push_back(b.add_switch(sp + numbered("leaf", l + 1, leaves, 3)));
+
+  if (spec.levels == 2) {
+    std::vector<int> spine;
+    for (int s = 0; s < uppers_per_pod; ++s)
+      spine.push_back(b.add_switch(sp + numbered("spine", s + 1, uppers_per_pod, 2)));
+    wire_tier(b, leaf, down + 1, up, spine);
+  } else {
+    std::vector<std::vector<int>> agg(pods);  // agg[pod][j]
+    for (int p = 0; p < pods; ++p) {
+      const std::string pod = sp + numbered("pod", p + 1, pods, 2) + "-";
+      for (int j = 0; j < uppers_per_pod; ++j)
+        agg[p].push_back(b.add_switch(pod + numbered("agg", j + 1, uppers_per_pod, 2)));
+      const auto first = leaf.begin() + p * leaves_per_pod;
+      const std::vector<int> pod_leaves(
+          first, first + std::min(leaves_per_pod, leaves - p * leaves_per_pod));
+      wire_tier(b, pod_leaves, down + 1, up, agg[p]);
+    }
+    const int group = fewest_uppers(pods, k / 2, k);
+    const int cores = uppers_per_pod * group;
+    for (int j = 0; j < uppers_per_pod; ++j) {
+      std::vector<int> core, aggs_j;
+      for (int i = 0; i < group; ++i)
+        core.push_back(b.add_switch(sp + numbered("core", j * group + i + 1, cores, 3)));
+      for (int p = 0; p < pods; ++p) aggs_j.push_back(agg[p][j]);
+      wire_tier(b, aggs_j, k / 2 + 1, k / 2, core);
+    }
+  }
+
+  for (int h = 0; h < hosts; ++h) {
+    const std::string name = host_name(spec.host_prefix, h, hosts);
+    for (int rail = 0; rail < spec.rails; ++rail)
+      b.cable(leaf[h / hosts_per_leaf], (h % hosts_per_leaf) * spec.rails + rail + 1,
+              b.add_hca(name, h, rail), 1);
+  }
+  return b.finish(spec.sharp, "fattree-" + std::to_string(spec.levels) + "level-k" +
+                                  std::to_string(k) + "-" + std::to_string(hosts) + "hosts");
+}
+
+Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
+  const Generation& gen = generation_for(spec.speed);
+  const int k = spec.radix;
+  require(k >= 2 && k <= gen.switch_ports,
+          "radix must be 2.." + std::to_string(gen.switch_ports) + " for " + gen.switch_part);
+  require(spec.scalable_units >= 1, "scalable_units must be at least 1");
+  require(spec.hosts_per_su >= 1 && 2 * spec.hosts_per_su <= k,
+          "hosts_per_su must be 1..radix/2 (a leaf needs as many uplinks as hosts)");
+  require(spec.rails >= 1 && spec.rails + spec.storage_switch <= kMaxHcasPerHost,
+          "rails (plus the storage HCA) must be 1..16");
+  require(spec.spines_per_rail >= 0, "spines_per_rail must not be negative");
+  require_width(spec.width);
+
+  const int sus = spec.scalable_units;
+  const int per_su = spec.hosts_per_su;
+  const int hosts = sus * per_su;
+  const int up = per_su;
+  const int spines = spec.spines_per_rail ? spec.spines_per_rail : fewest_uppers(sus, up, k);
+  require(ceil_div(up, spines) * sus <= k, std::to_string(spines) +
+                                               " spines per rail have too few ports for " +
+                                               std::to_string(sus) + " SUs");
+
+  Builder b(gen, spec.width, spec.speed);
+  std::vector<std::vector<int>> rail_leaves(spec.rails);  // [rail][su]
+  for (int s = 0; s < sus; ++s)
+    for (int r = 0; r < spec.rails; ++r)
+      rail_leaves[r].push_back(
+          b.add_switch("su" + std::to_string(s + 1) + "-rail" + std::to_string(r)));
+  for (int r = 0; r < spec.rails; ++r) {
+    std::vector<int> plane;
+    for (int i = 0; i < spines; ++i)
+      plane.push_back(
+          b.add_switch("rail" + std::to_string(r) + "-" + numbered("spine", i + 1, spines, 2)));
+    wire_tier(b, rail_leaves[r], per_su + 1, up, plane);
+  }
+
+  std::vector<int> stor_leaf;
+  const int stor_per_leaf = k / 2;
+  if (spec.storage_switch) {
+    const int leaves = ceil_div(hosts, stor_per_leaf);
+    const int stor_spines = fewest_uppers(leaves, stor_per_leaf, k);
+    for (int l = 0; l < leaves; ++l)
+      stor_leaf.push_back(b.add_switch(numbered("stor-leaf", l + 1, leaves, 2)));
+    std::vector<int> stor_spine;
+    for (int i = 0; i < stor_spines; ++i)
+      stor_spine.push_back(b.add_switch(numbered("stor-spine", i + 1, stor_spines, 2)));
+    wire_tier(b, stor_leaf, stor_per_leaf + 1, stor_per_leaf, stor_spine);
+  }
+
+  for (int h = 0; h < hosts; ++h) {
+    const std::string name = host_name(spec.host_prefix, h, hosts);
+    for (int r = 0; r < spec.rails; ++r)
+      b.cable(rail_leaves[r][h / per_su], h % per_su + 1, b.add_hca(name, h, r), 1);
+    if (spec.storage_switch)
+      b.cable(stor_leaf[h / stor_per_leaf], h % stor_per_leaf + 1, b.add_hca(name, h, spec.rails),
+              1);
+  }
+  return b.finish(spec.sharp, "rail-optimized-" + std::to_string(sus) + "su-" +
+                                  std::to_string(per_su) + "x" + std::to_string(spec.rails));
+}
+
+namespace {
+
+// "MF0;leaf001:MQM9700/U1" → "leaf001".
+std::string switch_name_of(const FabricNode& n) {
+  const std::string& d = n.description;
+  if (d.rfind("MF0;", 0) != 0) return d;
+  const size_t colon = d.find(':', 4);
+  return d.substr(4, colon == std::string::npos ? std::string::npos : colon - 4);
+}
+
+bool is_host_hca(const FabricNode& n) {
+  return n.kind == NodeKind::Ca && n.description != kAggregationNodeDescription;
+}
+
+bool names(const FabricNode& n, const std::string& name) {
+  if (n.kind == NodeKind::Switch) return switch_name_of(n) == name;
+  if (!is_host_hca(n)) return false;
+  return n.description == name || n.description.substr(0, n.description.find(' ')) == name;
+}
+
+// Node GUIDs a fault name stands for, sorted (nodes are).
+std::vector<uint64_t> resolve(const Fabric& f, const std::string& name) {
+  std::vector<uint64_t> guids;
+  for (const auto& n : f.nodes)
+    if (names(n, name)) guids.push_back(n.guid);
+  require(!guids.empty(), "no switch or host named '" + name + "'");
+  return guids;
+}
+
+bool contains(const std::vector<uint64_t>& sorted, uint64_t guid) {
+  return std::binary_search(sorted.begin(), sorted.end(), guid);
+}
+
+// The first cable (in link order, so the lowest port) between two named nodes.
+Link& find_cable(Fabric& f, const std::string& a, const std::string& b) {
+  const auto as = resolve(f, a), bs = resolve(f, b);
+  for (auto& l : f.links)
+    if ((contains(as, l.a.guid) && contains(bs, l.b.guid)) ||
+        (contains(bs, l.a.guid) && contains(as, l.b.guid)))
+      return l;
+  throw std::invalid_argument("synthetic fabric: no cable between '" + a + "' and '" + b + "'");
+}
+
+const FabricNode* switch_named(const Fabric& f, const std::string& name) {
+  for (const auto& n : f.nodes)
+    if (n.kind == NodeKind::Switch && switch_name_of(n) == name) return &n;
+  return nullptr;
+}
+
+// The leaf in the same role one group on: su<s+1>-rail<r> for a rail leaf, otherwise the next
+// trailing number (leaf004 → leaf005); both wrap to 1.
+const FabricNode& next_leaf(const Fabric& f, const FabricNode& leaf) {
+  const std::string name = switch_name_of(leaf);
+  auto is_digits = [&](size_t from, size_t to) {
+    return from < to && std::all_of(name.begin() + from, name.begin() + to, [](char ch) {
+             return std::isdigit(static_cast<unsigned char>(ch));
+           });
+  };
+  size_t begin = name.size(), end = name.size();
+  const size_t rail = name.rfind("-rail");
+  const size_t su = rail == std::string::npos ? std::string::npos : name.rfind("su", rail);
+  if (su != std::string::npos && is_digits(su + 2, rail)) {
+    begin = su + 2;
+    end = rail;
+  } else {
+    while (begin > 0 && std::isdigit(static_cast<unsigned char>(name[begin - 1]))) --begin;
+  }
+  require(is_digits(begin, end), "cannot tell which leaf follows '" + name + "'");
+  const size_t width = end - begin;
+  auto with = [&](long long n) {
+    std::string number = std::to_string(n);
+    if (number.size() < width) number.insert(0, width - number.size(), '0');
+    return name.substr(0, begin) + number + name.substr(end);
+  };
+  for (const auto& candidate : {with(std::stoll(name.substr(begin, width)) + 1), with(1)})
+    if (const FabricNode* n = switch_named(f, candidate); n && n->guid != leaf.guid) return *n;
+  throw std::invalid_argument("synthetic fabric: no leaf follows '" + name + "'");
+}
+
+LinkEnd& end_at(Link& l, uint64_t guid) { return l.a.guid == guid ? l.a : l.b; }
+LinkEnd& far_end(Link& l, uint64_t guid) { return l.a.guid == guid ? l.b : l.a; }
+
+void move_switch_end(LinkEnd& e, const FabricNode& to, int port) {
+  e.guid = to.guid;
+  e.lid = to.lid;
+  e.port = port;
+}
+
+void miscable_rail(Fabric& f, const std::string& host, int rail) {
+  const std::string description = host + " mlx5_" + std::to_string(rail);
+  const auto hca = resolve(f, description);
+  auto own = std::find_if(f.links.begin(), f.links.end(), [&](const Link& l) {
+    return l.a.guid == hca.front() || l.b.guid == hca.front();
+  });
+  require(own != f.links.end(), "'" + description + "' has no cable");
+  LinkEnd& leaf_end = far_end(*own, hca.front());
+  const FabricNode* leaf = f.find(leaf_end.guid);
+  require(leaf && leaf->kind == NodeKind::Switch, "'" + description + "' is not on a switch");
+  const FabricNode& target = next_leaf(f, *leaf);
+
+  std::vector<bool> used(target.num_ports + 1, false);
+  Link* same_port = nullptr;
+  for (auto& l : f.links)
+    for (LinkEnd* e : {&l.a, &l.b})
+      if (e->guid == target.guid && e->port <= target.num_ports) {
+        used[e->port] = true;
+        if (e->port == leaf_end.port) same_port = &l;
+      }
+  // The last port is the internal SHARP one, never cabled.
+  const auto free = std::find(used.begin() + 1, used.end() - 1, false);
+  if (free != used.end() - 1) {
+    move_switch_end(leaf_end, target, static_cast<int>(free - used.begin()));
+    return;
+  }
+  const FabricNode* partner = same_port ? f.find(far_end(*same_port, target.guid).guid) : nullptr;
+  require(partner && is_host_hca(*partner),
+          "no free port or HCA to swap with on '" + switch_name_of(target) + "'");
+  const int port = leaf_end.port;
+  move_switch_end(end_at(*same_port, target.guid), *leaf, port);
+  move_switch_end(leaf_end, target, port);
+}
+
+const char* factory_description(uint32_t hca_device) {
+  for (const auto& g : kGenerations)
+    if (g.hca_device == hca_device) return g.hca_factory_description;
+  return kGenerations[std::size(kGenerations) - 1].hca_factory_description;
+}
+
+// Nodes among `candidates` that no cable reaches any more.
+void drop_uncabled(Fabric& f, std::vector<uint64_t> candidates) {
+  std::sort(candidates.begin(), candidates.end());
+  std::vector<uint64_t> cabled;
+  for (const auto& l : f.links)
+    if (contains(candidates, l.a.guid) || contains(candidates, l.b.guid))
+      cabled.insert(cabled.end(), {l.a.guid, l.b.guid});
+  std::sort(cabled.begin(), cabled.end());
+  std::erase_if(f.nodes, [&](const FabricNode& n) {
+    return contains(candidates, n.guid) && !contains(cabled, n.guid);
+  });
+}
+
+}  // namespace
+
+void apply_faults(Fabric& fabric, const Faults& faults) {
+  for (const auto& [host, rail] : faults.miscable_rail) miscable_rail(fabric, host, rail);
+  // Back in link order, so "the first cable between" below means the lowest port.
+  if (!faults.miscable_rail.empty()) normalize(fabric);
+
+  std::vector<uint64_t> touched;
+  for (const auto& [a, b] : faults.remove_cables) {
+    Link& cable = find_cable(fabric, a, b);
+    touched.insert(touched.end(), {cable.a.guid, cable.b.guid});
+    fabric.links.erase(fabric.links.begin() + (&cable - fabric.links.data()));
+  }
+
+  for (const auto& d : faults.degrade_cables) {
+    Link& cable = find_cable(fabric, d.a, d.b);
+    if (d.width) cable.width = d.width;
+    if (d.speed != LinkSpeed::Unknown) cable.speed = d.speed;
+  }
+
+  for (const auto& host : faults.unnamed_hosts) {
+    bool found = false;
+    for (auto& n : fabric.nodes)
+      if (is_host_hca(n) && names(n, host)) {
+        n.description = factory_description(n.device_id);
+        found = true;
+      }
+    require(found, "no host named '" + host + "'");
+  }
+
+  drop_uncabled(fabric, std::move(touched));
+  normalize(fabric);
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,104 @@
+// Synthetic InfiniBand fabrics for samples, tests and benchmarks: pure functions, no I/O,
+// deterministic (same spec → same GUIDs, LIDs and descriptions), shaped like real sweeps.
+//
+// What real fabrics print, and so what these do:
+//   switches  "MF0;<name>:MQM9700/U1"; the port count includes the internal SHARP port
+//             (NDR MQM9700 64+1, HDR MQM8700 40+1, EDR MSB7800 36+1); GUID 0xb83fd20300a00000+16i
+//   SHARP     "Mellanox Technologies Aggregation Node" CA on that internal last port,
+//             GUID = switch GUID + 8 (as Quantum ASICs do), device 0xcf09
+//   HCAs      "<host> mlx5_<n>", GUID 0xb83fd20300c00000 + 16*host + n, port GUID = node GUID,
+//             ConnectX generation matching the speed (NDR → CX-7, device 0x1021)
+//   LIDs      1, 2, … switches first, then HCAs, then aggregation nodes, as after an SM sweep.
+//             A subnet has 49151 unicast LIDs; nodes beyond that keep LID 0 (the k=64 3-level
+//             tree has 70,656 nodes: a real SM could not address it as one subnet either).
+//   names     hosts <prefix>NNN padded to the digits of the host count (at least 3); switch
+//             tiers padded likewise (leaf001, spine01, pod01-agg01, core001, su1-rail0,
+//             rail0-spine01, stor-leaf01, stor-spine01).
+//
+// Fat-tree wiring (k = radix, r = oversubscription, c = cables_per_pair):
+//   leaf      down = round(k*r/(r+1)) ports 1..down for hosts, up = k-down uplinks after them;
+//             a host takes `rails` consecutive down ports, so hosts_per_leaf = down / rails.
+//   any tier  uplink j of a lower switch goes to upper switch j % uppers (round robin); an upper
+//             switch gives each lower switch a block of consecutive ports, in lower order.
+//   2-level   spines = ceil(up/c): every leaf reaches every spine with c cables; at most k/c
+//             leaves, so a full tree has (k/c)*hosts_per_leaf hosts (k*k/2 for r=1, c=1).
+//   3-level   pods of k/(2c) leaves and ceil(up/c) aggregation switches (k/2 ports down, k/2
+//             up); aggregation switch j of every pod reaches only core group j, which has the
+//             fewest cores that take k/2 uplinks from every pod (k/2 when all k pods exist).
+//             Full: k pods, k*k*k/4 hosts, 5k*k/4 switches for r=1, c=1.
+//   hosts < full: leaves fill in order and only the leaves (and pods) needed are built; the
+//             2-level spine count and the pod's aggregation switches stay as above.
+// Rail-optimized wiring: SU s has one leaf per rail (su<s>-rail<r>) with host i of the SU on
+//   port i+1; each leaf has hosts_per_su uplinks (1:1) spread over its rail plane's spines
+//   (rail<r>-spineNN), which join rail r's leaves of every SU; spines_per_rail = 0 picks the
+//   fewest spines whose ports suffice. storage_switch adds mlx5_<rails> on every host, on
+//   stor-leafNN switches (k/2 hosts, k/2 uplinks each) under stor-spineNN.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "discover/fabric.h"
+
+namespace slurmtopo {
+
+struct FatTreeSpec {
+  int levels = 2;                 // 2 or 3
+  int radix = 64;                 // switch ports used for cables (k), ≤ the model's ports
+  int hosts = 0;                  // 0 = the full tree (see wiring above)
+  double oversubscription = 1.0;  // leaf down:up, e.g. 2.0 = 2:1
+  int cables_per_pair = 1;        // parallel cables from a leaf to each upper switch it reaches
+  int rails = 1;                  // HCAs per host, all on the host's leaf
+  int width = 4;
+  LinkSpeed speed = LinkSpeed::NDR;  // EDR, HDR or NDR (picks the switch and HCA model)
+  std::string host_prefix = "gpu";
+  std::string switch_prefix = "";  // prepended to every switch name
+  bool sharp = false;              // an aggregation node on every switch
+};
+
+struct RailOptimizedSpec {  // DGX SuperPOD style
+  int scalable_units = 4;
+  int hosts_per_su = 32;
+  int rails = 8;
+  int radix = 64;
+  int spines_per_rail = 0;  // 0 = the fewest that carry every leaf's 1:1 uplinks
+  int width = 4;
+  LinkSpeed speed = LinkSpeed::NDR;
+  std::string host_prefix = "dgx";
+  bool sharp = false;
+  // Every host also has one storage HCA (mlx5_<rails>) on a separate storage tier, which
+  // serves all hosts and so must not become a Slurm leaf.
+  bool storage_switch = false;
+};
+
+// One cable to degrade; the default is a link that trained at 1x.
+struct CableDegrade {
+  std::string a, b;                      // names as in Faults
+  int width = 1;                         // 0 = keep
+  LinkSpeed speed = LinkSpeed::Unknown;  // Unknown = keep
+};
+
+// Faults for tests, applied in this order: miscable, remove, degrade, unnamed (so the earlier
+// ones can still name the hosts). A name is a switch name ("leaf001"), a host name ("gpu001",
+// meaning any of its HCAs) or a full HCA description ("gpu001 mlx5_1"). A node left without
+// cables is dropped, since no sweep could reach it. (The "= {}" lets designated initializers
+// name only the faults they want without -Wextra warnings.)
+struct Faults {
+  std::vector<std::pair<std::string, std::string>> remove_cables = {};  // one cable between the two
+  std::vector<CableDegrade> degrade_cables = {};
+  std::vector<std::string> unnamed_hosts = {};  // HCAs get their factory description
+  // (host, rail): that HCA's cable goes to the same rail's leaf of the next SU (su2-rail3 after
+  // su1-rail3, wrapping) or, in a fat tree, to the next leaf. It takes the target's first free
+  // port; on a full leaf it swaps with the HCA on the same port, as crossed cables do.
+  std::vector<std::pair<std::string, int>> miscable_rail = {};
+};
+
+// Both throw std::invalid_argument when the spec cannot be built (names the reason).
+Fabric generate_fattree(const FatTreeSpec& spec);
+Fabric generate_rail_optimized(const RailOptimizedSpec& spec);
+
+// Throws std::invalid_argument on an unknown name or when the named nodes share no cable.
+void apply_faults(Fabric& fabric, const Faults& faults);
+
+}  // namespace slurmtopo

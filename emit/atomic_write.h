@@ -1,0 +1,18 @@
+// Writing what Slurm reads: never a half-written file, and the previous one kept as .bak.
+#pragma once
+
+#include <string>
+
+namespace slurmtopo {
+
+enum class WriteResult { Written, Unchanged };
+
+// Writes `content` to a temp file beside `path`, flushes it to disk, keeps the current file
+// as `path.bak`, then renames the temp file over `path`. Throws InputError on failure,
+// leaving `path` as it was.
+WriteResult atomic_write(const std::string& path, const std::string& content);
+
+// The file's content, or nullopt-like empty flag when it does not exist.
+bool read_file_if_exists(const std::string& path, std::string& content);
+
+}  // namespace slurmtopo

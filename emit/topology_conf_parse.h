@@ -1,0 +1,32 @@
+// Reads topology.conf the way slurmctld's topology/tree plugin does, keeping line numbers,
+// so the same checks run on what we are about to write and on a file already in place.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace slurmtopo {
+
+struct TopologyLine {
+  int line = 0;
+  std::string name;
+  bool has_nodes = false, has_switches = false;
+  std::string nodes_expr, switches_expr;      // as written
+  std::vector<std::string> nodes, switches;  // expanded
+};
+
+struct TopologyIssue {
+  int line = 0;  // 0: the file as a whole
+  std::string message;
+};
+
+struct ParsedTopology {
+  std::string file;
+  std::vector<TopologyLine> switches;
+  std::vector<TopologyIssue> errors;  // what slurmctld would refuse (fatal) to load
+};
+
+ParsedTopology parse_topology_conf(std::string_view text, const std::string& file);
+
+}  // namespace slurmtopo

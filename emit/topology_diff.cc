@@ -1,0 +1,63 @@
+#include "emit/topology_diff.h"
+
+#include <map>
+#include <set>
+
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+
+namespace {
+std::map<std::string, std::string> leaf_of(const ParsedTopology& p) {
+  std::map<std::string, std::string> out;
+  for (const auto& s : p.switches)
+    for (const auto& n : s.nodes) out.emplace(n, s.name);
+  return out;
+}
+
+std::map<std::string, const TopologyLine*> by_name(const ParsedTopology& p) {
+  std::map<std::string, const TopologyLine*> out;
+  for (const auto& s : p.switches) out.emplace(s.name, &s);
+  return out;
+}
+}  // namespace
+
+TopologyDiff diff_topology(const ParsedTopology& old_file, const ParsedTopology& new_file) {
+  TopologyDiff d;
+  auto old_leaf = leaf_of(old_file), new_leaf = leaf_of(new_file);
+  auto old_sw = by_name(old_file), new_sw = by_name(new_file);
+  d.old_nodes = old_leaf.size();
+
+  for (const auto& [name, line] : new_sw)
+    if (!old_sw.count(name))
+      d.lines.push_back("+ switch " + name + (line->has_nodes ? " (" + std::to_string(line->nodes.size()) + " nodes)"
+                                                              : " (" + std::to_string(line->switches.size()) + " switches)"));
+  for (const auto& [name, line] : old_sw)
+    if (!new_sw.count(name)) d.lines.push_back("- switch " + name);
+  for (const auto& [name, line] : new_sw) {
+    auto it = old_sw.find(name);
+    if (it == old_sw.end() || !line->has_switches) continue;
+    std::set<std::string> a(it->second->switches.begin(), it->second->switches.end());
+    std::set<std::string> b(line->switches.begin(), line->switches.end());
+    if (a != b) d.lines.push_back("~ switch " + name + " children: " + it->second->switches_expr + " -> " + line->switches_expr);
+  }
+
+  // Node moves, grouped by (from, to) so a re-cabled leaf is one line, not 32.
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> moves;
+  std::vector<std::string> added, dropped;
+  for (const auto& [n, leaf] : new_leaf) {
+    auto it = old_leaf.find(n);
+    if (it == old_leaf.end()) added.push_back(n);
+    else if (it->second != leaf) moves[{it->second, leaf}].push_back(n);
+  }
+  for (const auto& [n, leaf] : old_leaf)
+    if (!new_leaf.count(n)) dropped.push_back(n);
+  for (auto& [fromto, nodes] : moves)
+    d.lines.push_back("~ " + compress_hostlist(nodes) + ": " + fromto.first + " -> " + fromto.second);
+  if (!added.empty()) d.lines.push_back("+ nodes " + compress_hostlist(added));
+  if (!dropped.empty()) d.lines.push_back("- nodes " + compress_hostlist(dropped));
+  d.dropped_nodes = dropped.size();
+  return d;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,64 @@
+#include "emit/topology_plan.h"
+
+#include <algorithm>
+#include <set>
+
+#include "emit/topology_conf.h"
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+
+namespace {
+std::string describe(const Fabric& f) {
+  int switches = 0, cas = 0;
+  for (const auto& n : f.nodes) (n.kind == NodeKind::Switch ? switches : cas) += n.kind != NodeKind::Router;
+  return "fabric " + f.name + ": " + f.source + " (" + std::to_string(switches) + " switches, " +
+         std::to_string(cas) + " CAs, " + std::to_string(f.links.size()) + " cables)";
+}
+}  // namespace
+
+TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request) {
+  TopologyPlan plan;
+  plan.tree = build_slurm_tree(cluster, "");
+  std::vector<std::string> hosts;
+  for (const auto& h : cluster.hosts)
+    if (h.group >= 0) hosts.push_back(h.name);  // already in natural order
+  if (request.slurm_nodes) {
+    std::vector<std::string> slurm = *request.slurm_nodes;
+    std::sort(slurm.begin(), slurm.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
+    slurm.erase(std::unique(slurm.begin(), slurm.end()), slurm.end());
+    auto less = [](const auto& a, const auto& b) { return natural_less(a, b); };
+    std::set_difference(slurm.begin(), slurm.end(), hosts.begin(), hosts.end(),
+                        std::back_inserter(plan.in_slurm_not_fabric), less);
+    std::set_difference(hosts.begin(), hosts.end(), slurm.begin(), slurm.end(),
+                        std::back_inserter(plan.in_fabric_not_slurm), less);
+    plan.tree = restrict_to_nodes(plan.tree, slurm);
+  }
+  TopologyHeader header;
+  header.command = request.command;
+  for (const auto& f : cluster.fabrics) header.sources.push_back(describe(f));
+  plan.text = render_topology_conf(plan.tree, header);
+
+  TopologyCheckOptions options;
+  if (request.slurm_nodes) {
+    options.slurm_nodes = *request.slurm_nodes;
+    std::sort(options.slurm_nodes->begin(), options.slurm_nodes->end(),
+              [](const auto& a, const auto& b) { return natural_less(a, b); });
+  }
+  // One root per separate fabric (or unjoined part of a partial sweep) is intended.
+  std::set<int> components;
+  for (const auto& g : cluster.groups) components.insert(g.component);
+  options.expected_roots = static_cast<int>(components.size());
+  plan.check = check_topology(parse_topology_conf(plan.text, "topology.conf"), options);
+  return plan;
+}
+
+std::optional<std::string> shrink_refusal(const TopologyDiff& diff, double max_drop) {
+  if (diff.old_nodes == 0) return std::nullopt;
+  if (static_cast<double>(diff.dropped_nodes) <= max_drop * static_cast<double>(diff.old_nodes)) return std::nullopt;
+  return "the new file drops " + std::to_string(diff.dropped_nodes) + " of the " + std::to_string(diff.old_nodes) +
+         " nodes in the current one (more than " + std::to_string(static_cast<int>(max_drop * 100)) +
+         " %): check the sweep, or use --force";
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,35 @@
+// From a cluster model to a checked topology.conf, and the guard against writing one that
+// would silently lose nodes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "emit/topology_check.h"
+#include "emit/topology_diff.h"
+#include "graph/cluster.h"
+#include "graph/slurm_tree.h"
+
+namespace slurmtopo {
+
+struct TopologyRequest {
+  std::optional<std::vector<std::string>> slurm_nodes;  // --nodes / --slurm-conf
+  std::string command;                                  // for the header comment
+};
+
+struct TopologyPlan {
+  SlurmTree tree;
+  std::string text;
+  TopologyCheck check;                          // run on `text`, parsed back
+  std::vector<std::string> in_slurm_not_fabric;  // Slurm nodes the fabric does not show
+  std::vector<std::string> in_fabric_not_slurm;  // fabric hosts Slurm does not know
+};
+
+TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request);
+
+// Why writing `next` over `current` must not happen without --force: it drops more than
+// `max_drop` of the nodes the current file has. nullopt when it may be written.
+std::optional<std::string> shrink_refusal(const TopologyDiff& diff, double max_drop = 0.05);
+
+}  // namespace slurmtopo

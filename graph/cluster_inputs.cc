@@ -1,0 +1,28 @@
+#include "graph/cluster_inputs.h"
+
+#include <set>
+
+#include "discover/fabric_file.h"
+#include "discover/input_error.h"
+
+namespace slurmtopo {
+
+Cluster load_cluster(const ClusterInputs& inputs) {
+  ClusterOptions options;
+  if (!inputs.site_config.empty()) options.site = load_site_config(inputs.site_config);
+  if (!inputs.name_map.empty()) options.names = load_name_map(inputs.name_map);
+  std::vector<Fabric> fabrics;
+  std::set<std::string> names;
+  for (const auto& file : inputs.fabric_files)
+    for (auto& f : load_fabric_file(file)) {
+      // Two dumps named alike (a/fabric.txt, b/fabric.txt) still need distinct labels.
+      std::string base = f.name.empty() ? "fabric" : f.name;
+      f.name = base;
+      for (int k = 2; names.count(f.name); ++k) f.name = base + "-" + std::to_string(k);
+      names.insert(f.name);
+      fabrics.push_back(std::move(f));
+    }
+  return build_cluster(std::move(fabrics), options);
+}
+
+}  // namespace slurmtopo

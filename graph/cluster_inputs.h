@@ -1,0 +1,20 @@
+// Everything that goes into a Cluster, read from the files the admin names.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "graph/cluster.h"
+
+namespace slurmtopo {
+
+struct ClusterInputs {
+  std::vector<std::string> fabric_files;  // --fabric, one per subnet
+  std::string name_map;                   // --node-name-map (also GUID→hostname lists)
+  std::string site_config;                // --config site.yaml
+};
+
+// Throws InputError naming the file and line of the first bad input.
+Cluster load_cluster(const ClusterInputs& inputs);
+
+}  // namespace slurmtopo

@@ -1,0 +1,130 @@
+#include "report/inspect.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+
+namespace {
+struct FabricCounts { int switches = 0, cas = 0, routers = 0, aggregation = 0; };
+
+FabricCounts count(const Fabric& f) {
+  FabricCounts c;
+  for (const auto& n : f.nodes) {
+    if (n.kind == NodeKind::Switch) ++c.switches;
+    else if (n.kind == NodeKind::Router) ++c.routers;
+    else ++c.cas;
+    if (n.kind == NodeKind::Ca && n.description.find("Aggregation Node") != std::string::npos) ++c.aggregation;
+  }
+  return c;
+}
+
+std::string hostlist_of(const Cluster& c, const std::vector<int>& hosts) {
+  std::vector<std::string> names;
+  for (int h : hosts) names.push_back(c.hosts[h].name);
+  return compress_hostlist(std::move(names));
+}
+
+// rail → leaves its HCAs land on, over all grouped hosts.
+std::map<std::string, std::set<std::string>> rail_leaves(const Cluster& c) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const auto& h : c.hosts)
+    for (int i : h.hcas)
+      for (int s : c.hcas[i].switches) out[c.hcas[i].rail].insert(c.switches[s].name);
+  return out;
+}
+
+std::map<int, int> switches_per_level(const Cluster& c) {
+  std::map<int, int> out;
+  for (const auto& s : c.switches) ++out[s.level];
+  return out;
+}
+
+int unresolved_count(const Cluster& c) {
+  int n = 0;
+  for (const auto& h : c.hcas) n += !h.unresolved.empty();
+  return n;
+}
+}  // namespace
+
+std::string inspect_text(const Cluster& c) {
+  std::ostringstream out;
+  for (const auto& f : c.fabrics) {
+    FabricCounts n = count(f);
+    out << "fabric " << f.name << " (" << f.source << "): " << n.switches << " switches, " << n.cas << " CAs";
+    if (n.aggregation) out << " (" << n.aggregation << " SHARP aggregation nodes)";
+    if (n.routers) out << ", " << n.routers << " routers";
+    out << ", " << f.links.size() << " cables\n";
+  }
+  out << "switches by level:";
+  for (auto [level, n] : switches_per_level(c))
+    out << "  " << (level == 0 ? std::string("off-path") : level == 1 ? std::string("leaf") : "L" + std::to_string(level))
+        << " " << n;
+  out << "\n";
+  int grouped = 0;
+  for (const auto& h : c.hosts) grouped += h.group >= 0;
+  out << "hosts: " << grouped << " in " << c.groups.size() << " groups; " << unresolved_count(c)
+      << " HCAs unresolved\n";
+  if (!c.rails.empty() && !(c.rails.size() == 1 && c.rails[0].empty())) {
+    out << "rails:\n";
+    for (const auto& [rail, leaves] : rail_leaves(c))
+      out << "  " << (rail.empty() ? "(unnamed)" : rail) << ": " << leaves.size() << " leaves\n";
+  }
+  out << "groups (what Slurm sees as leaf switches):\n";
+  for (const auto& g : c.groups) {
+    out << "  " << g.name << ": " << g.hosts.size() << " hosts " << hostlist_of(c, g.hosts);
+    if (g.leaves.size() > 1) out << " over " << g.leaves.size() << " leaves";
+    out << "\n";
+  }
+  std::map<Anomaly::Kind, int> kinds;
+  for (const auto& a : c.anomalies) ++kinds[a.kind];
+  out << "anomalies: " << c.anomalies.size();
+  for (auto [k, n] : kinds) out << "  " << to_string(k) << " " << n;
+  out << "\n";
+  for (const auto& a : c.anomalies) out << "  " << to_string(a.kind) << "  " << a.subject << ": " << a.detail << "\n";
+  return out.str();
+}
+
+std::string inspect_json(const Cluster& c) {
+  using json = nlohmann::ordered_json;
+  json j;
+  j["fabrics"] = json::array();
+  for (const auto& f : c.fabrics) {
+    FabricCounts n = count(f);
+    j["fabrics"].push_back({{"name", f.name}, {"source", f.source}, {"switches", n.switches},
+                            {"cas", n.cas}, {"aggregation_nodes", n.aggregation}, {"routers", n.routers},
+                            {"cables", f.links.size()}, {"partial", f.partial}});
+  }
+  json levels = json::object();
+  for (auto [level, n] : switches_per_level(c)) levels[std::to_string(level)] = n;
+  j["switches_by_level"] = levels;
+  j["switches"] = json::array();
+  for (const auto& s : c.switches)
+    j["switches"].push_back({{"name", s.name}, {"guid", "0x" + guid_hex(s.guid)}, {"fabric", c.fabrics[s.fabric].name},
+                             {"role", to_string(s.role)}, {"level", s.level}, {"host_ports", s.host_ports},
+                             {"uplinks", s.uplinks}});
+  int grouped = 0;
+  for (const auto& h : c.hosts) grouped += h.group >= 0;
+  j["hosts"] = grouped;
+  j["unresolved_hcas"] = unresolved_count(c);
+  j["groups"] = json::array();
+  for (const auto& g : c.groups) {
+    json leaves = json::array();
+    for (int s : g.leaves) leaves.push_back(c.switches[s].name);
+    j["groups"].push_back({{"name", g.name}, {"fabric", c.fabrics[g.fabric].name}, {"leaves", leaves},
+                           {"hosts", g.hosts.size()}, {"nodes", hostlist_of(c, g.hosts)}});
+  }
+  j["rails"] = json::array();
+  for (const auto& [rail, leaves] : rail_leaves(c))
+    j["rails"].push_back({{"name", rail}, {"leaves", std::vector<std::string>(leaves.begin(), leaves.end())}});
+  j["anomalies"] = json::array();
+  for (const auto& a : c.anomalies)
+    j["anomalies"].push_back({{"kind", to_string(a.kind)}, {"subject", a.subject}, {"detail", a.detail}});
+  return j.dump(1) + "\n";
+}
+
+}  // namespace slurmtopo

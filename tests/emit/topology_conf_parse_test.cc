@@ -1,0 +1,25 @@
+#include "emit/topology_conf_parse.h"
+
+#include <doctest/doctest.h>
+
+using namespace slurmtopo;
+
+TEST_CASE("topology.conf parse: keys are case-insensitive, comments and blank lines skipped") {
+  ParsedTopology p = parse_topology_conf(
+      "# header\n\nswitchname=s0 nodes=gpu[001-003] # trailing\nSwitchName=top Switches=s0 LinkSpeed=100\n", "t.conf");
+  CHECK(p.errors.empty());
+  REQUIRE(p.switches.size() == 2);
+  CHECK(p.switches[0].line == 3);
+  CHECK(p.switches[0].nodes == std::vector<std::string>{"gpu001", "gpu002", "gpu003"});
+  CHECK(p.switches[1].switches == std::vector<std::string>{"s0"});
+}
+
+TEST_CASE("topology.conf parse: what slurmctld cannot parse is an error with its line") {
+  ParsedTopology p = parse_topology_conf("SwitchName=a Nodes=n[1-\nSwitchName=b Colour=red\nNodes=x\n", "t.conf");
+  REQUIRE(p.errors.size() == 3);
+  CHECK(p.errors[0].line == 1);
+  CHECK(p.errors[0].message.find("hostlist") != std::string::npos);
+  CHECK(p.errors[1].line == 2);
+  CHECK(p.errors[1].message.find("Colour") != std::string::npos);
+  CHECK(p.errors[2].line == 3);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The libibnetdisc cache reader against the real thing: ibsim serves samples/ibsim-small.net,
+# OpenSM assigns LIDs, the real ibnetdiscover writes a cache and its text in the same sweep,
+# and `slurmtopo inspect --json` must say the same about both.
+#   usage: ibnd_cache_live_test.sh SLURMTOPO
+#   SLURMTOPO_SAVE_SAMPLES=DIR also copies the cache and text there (how samples/ was made).
+# Exit 77 (skipped) when ibsim, OpenSM, ibnetdiscover or umad2sim is not installed.
+set -euo pipefail
+
+slurmtopo=${1:?usage: $0 SLURMTOPO}
+umad2sim=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so
+here=$(cd "$(dirname "$0")" && pwd)
+net=$here/../../samples/ibsim-small.net
+
+for tool in ibsim opensm ibnetdiscover jq; do
+  command -v "$tool" >/dev/null || { echo "skip: $tool not installed"; exit 77; }
+done
+[[ -f $umad2sim ]] || { echo "skip: $umad2sim not installed (libumad2sim0)"; exit 77; }
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  # Only what this script started, newest first: OpenSM, then ibsim, then the FIFO holder.
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work"
+
+# wait_for SECONDS CMD...: poll until CMD succeeds.
+wait_for() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.1
+  done
+}
+
+# ibsim reads its console from stdin and spins on EOF, so keep a writer on a FIFO.
+sock=slurmtopo-cache-$$
+mkfifo console.fifo
+sleep infinity >console.fifo &
+pids+=($!)
+IBSIM_SOCKNAME=$sock ibsim -s "$net" <console.fifo >ibsim.out 2>&1 &
+pids+=($!)
+wait_for 10 grep -q "@$sock:ctl" /proc/net/unix || { echo "ibsim did not start"; cat ibsim.out; exit 1; }
+
+# The SM gives the ports LIDs, as on a real fabric (DR sweeps alone would leave them 0).
+mkdir osm-cache osm-tmp
+printf 'force_log_flush TRUE\n' >opensm.conf
+IBSIM_SOCKNAME=$sock SIM_HOST=gpu001 OSM_CACHE_DIR=$PWD/osm-cache OSM_TMP_DIR=$PWD/osm-tmp \
+  LD_PRELOAD=$umad2sim opensm -F "$PWD/opensm.conf" -f "$PWD/osm.log" -e -s 0 >opensm.out 2>&1 &
+pids+=($!)
+subnet_up() {
+  grep -q "No routing engine able" osm.log 2>/dev/null && { echo "OpenSM could not route"; exit 1; }
+  grep -q "SUBNET UP" osm.log 2>/dev/null
+}
+wait_for 60 subnet_up || { echo "OpenSM never reached SUBNET UP"; tail osm.log; exit 1; }
+
+IBSIM_SOCKNAME=$sock SIM_HOST=gpu001 LD_PRELOAD=$umad2sim \
+  timeout 60 ibnetdiscover --cache ibsim-small.cache >ibsim-small.ibnetdiscover
+
+if [[ -n ${SLURMTOPO_SAVE_SAMPLES:-} ]]; then
+  cp ibsim-small.cache ibsim-small.ibnetdiscover "$SLURMTOPO_SAVE_SAMPLES"/
+fi
+
+# Both files share a stem, so they get the same fabric name; only the path (source) differs.
+without_source='walk(if type == "object" then del(.source) else . end)'
+"$slurmtopo" inspect --fabric ibsim-small.cache --json | jq -S "$without_source" >cache.json
+"$slurmtopo" inspect --fabric ibsim-small.ibnetdiscover --json | jq -S "$without_source" >text.json
+[[ -s cache.json ]] || { echo "inspect printed nothing"; exit 1; }
+if ! diff -u text.json cache.json; then
+  echo "FAIL: the cache and the text of the same sweep differ"
+  exit 1
+fi
+echo "ok: cache and text agree ($(jq '[.. | objects | select(has("guid"))] | length' cache.json) objects with a guid)"
