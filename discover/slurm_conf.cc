@@ -100,8 +100,9 @@ class Loader {
   void handle(const std::string& file, const LogicalLine& line) {
     const std::string_view text = trim(line.text);
     if (text.empty()) return;
-    if (text.size() > 7 && iequals(text.substr(0, 7), "include") && is_space(text[7])) {
-      include(file, line.number, trim(text.substr(8)));
+    if (text.size() >= 7 && iequals(text.substr(0, 7), "include") &&
+        (text.size() == 7 || is_space(text[7]))) {
+      include(file, line.number, trim(text.substr(7)));
       return;
     }
     // Slurm's key=value pattern allows blanks around `=`.
@@ -125,7 +126,9 @@ class Loader {
       while (end < rest.size() && !is_space(rest[end])) ++end;
       value = rest.substr(0, end);
     }
-    if (value.empty()) throw InputError(file, number, "expected `NodeName=<hostlist>`");
+    // Slurm would read `NodeName= CPUs=4` as a node called "CPUs=4".
+    if (value.empty() || value.find('=') != std::string_view::npos)
+      throw InputError(file, number, "expected `NodeName=<hostlist>`");
     if (iequals(value, "DEFAULT")) return;
     SlurmNodeLine node{file, number, {}, std::string(text)};
     try {
@@ -149,7 +152,7 @@ class Loader {
     if (has_glob_chars(target)) {
       // A pattern that matches nothing includes nothing, like an empty nodes.d/.
       glob_t matches{};
-      const int rc = glob(path.c_str(), GLOB_ERR, nullptr, &matches);
+      const int rc = glob(path.c_str(), 0, nullptr, &matches);
       for (size_t i = 0; rc == 0 && i < matches.gl_pathc; ++i) files.emplace_back(matches.gl_pathv[i]);
       globfree(&matches);
       if (rc != 0 && rc != GLOB_NOMATCH)

@@ -50,7 +50,7 @@ TEST_CASE("load_slurm_conf: NodeName lines, continuations, comments, includes") 
   CHECK(conf.nodes() == Names{"gpu001", "gpu002", "gpu003", "gpu004", "login1", "cpu1", "cpu2",
                               "cpu10", "rack1-n01", "rack1-n02", "rack2-n01", "rack2-n02",
                               "dgx1", "dgx2", "a08-p1-dgx-04-c01", "a08-p1-dgx-04-c02"});
-  REQUIRE(conf.node_lines.size() == 9);
+  REQUIRE(conf.node_lines.size() == 8);
   const auto& gpu = conf.node_lines[0];
   CHECK(gpu.line == 5);  // the first physical line of a continued line
   CHECK(gpu.text == "NodeName=gpu[001-004] Gres=gpu:h100:8     Sockets=2 CoresPerSocket=32");
@@ -60,8 +60,9 @@ TEST_CASE("load_slurm_conf: NodeName lines, continuations, comments, includes") 
   CHECK(conf.node_lines[3].text == "NodeName=gpu002 Comment=listed\\#twice");
   CHECK(conf.node_lines[4].file == (kData / "nodes.d/a.conf").string());  // globs sorted
   CHECK(conf.node_lines[5].file == (kData / "nodes.d/b.conf").string());
-  CHECK(conf.node_lines[8].file == (kData / "sub/extra.conf").string());  // nested, relative
-  CHECK(conf.node_lines[8].line == 1);
+  CHECK(conf.node_lines[6].file == (kData / "gpu.conf").string());
+  CHECK(conf.node_lines[7].file == (kData / "sub/extra.conf").string());  // nested, relative
+  CHECK(conf.node_lines[7].line == 1);
 }
 
 TEST_CASE("load_slurm_conf: a fragment with only NodeName lines") {

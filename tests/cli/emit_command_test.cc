@@ -1,0 +1,156 @@
+// `slurmtopo emit topology` as an admin runs it: bad input refused with file:line and exit 2,
+// nothing written; a good file written atomically, kept as .bak, diffed, never shrunk silently.
+#include <doctest/doctest.h>
+
+#include "tests/cli/cli_test_support.h"
+
+using namespace slurmtopo::testing;
+
+namespace {
+// Two leaves of two hosts under one spine, as ibnetdiscover prints it.
+const char* kSmall = R"(#
+# Topology file: generated on Mon Nov 30 10:48:06 2026
+#
+vendid=0x2c9
+devid=0xd2f2
+sysimgguid=0xa0
+switchguid=0xa0(a0)
+Switch	65 "S-00000000000000a0"		# "MF0;leaf01:MQM9700/U1" enhanced port 0 lid 1 lmc 0
+[1]	"H-0000000000000c01"[1](c01) 		# "gpu001 mlx5_0" lid 11 4xNDR
+[2]	"H-0000000000000c02"[1](c02) 		# "gpu002 mlx5_0" lid 12 4xNDR
+[33]	"S-00000000000000b0"[1]		# "MF0;spine01:MQM9700/U1" lid 3 4xNDR
+
+vendid=0x2c9
+devid=0xd2f2
+sysimgguid=0xa1
+switchguid=0xa1(a1)
+Switch	65 "S-00000000000000a1"		# "MF0;leaf02:MQM9700/U1" enhanced port 0 lid 2 lmc 0
+[1]	"H-0000000000000c03"[1](c03) 		# "gpu003 mlx5_0" lid 13 4xNDR
+[2]	"H-0000000000000c04"[1](c04) 		# "gpu004 mlx5_0" lid 14 4xNDR
+[33]	"S-00000000000000b0"[2]		# "MF0;spine01:MQM9700/U1" lid 3 4xNDR
+
+vendid=0x2c9
+devid=0xd2f2
+sysimgguid=0xb0
+switchguid=0xb0(b0)
+Switch	65 "S-00000000000000b0"		# "MF0;spine01:MQM9700/U1" enhanced port 0 lid 3 lmc 0
+[1]	"S-00000000000000a0"[33]		# "MF0;leaf01:MQM9700/U1" lid 1 4xNDR
+[2]	"S-00000000000000a1"[33]		# "MF0;leaf02:MQM9700/U1" lid 2 4xNDR
+
+vendid=0x2c9
+devid=0x1021
+sysimgguid=0xc01
+caguid=0xc01
+Ca	1 "H-0000000000000c01"		# "gpu001 mlx5_0"
+[1](c01) 	"S-00000000000000a0"[1]		# lid 11 lmc 0 "MF0;leaf01:MQM9700/U1" lid 1 4xNDR
+
+vendid=0x2c9
+devid=0x1021
+sysimgguid=0xc02
+caguid=0xc02
+Ca	1 "H-0000000000000c02"		# "gpu002 mlx5_0"
+[1](c02) 	"S-00000000000000a0"[2]		# lid 12 lmc 0 "MF0;leaf01:MQM9700/U1" lid 1 4xNDR
+
+vendid=0x2c9
+devid=0x1021
+sysimgguid=0xc03
+caguid=0xc03
+Ca	1 "H-0000000000000c03"		# "gpu003 mlx5_0"
+[1](c03) 	"S-00000000000000a1"[1]		# lid 13 lmc 0 "MF0;leaf02:MQM9700/U1" lid 2 4xNDR
+
+vendid=0x2c9
+devid=0x1021
+sysimgguid=0xc04
+caguid=0xc04
+Ca	1 "H-0000000000000c04"		# "gpu004 mlx5_0"
+[1](c04) 	"S-00000000000000a1"[2]		# lid 14 lmc 0 "MF0;leaf02:MQM9700/U1" lid 2 4xNDR
+)";
+
+const std::string kExpected =
+    "SwitchName=leaf01 Nodes=gpu[001-002]\n"
+    "SwitchName=leaf02 Nodes=gpu[003-004]\n";
+}  // namespace
+
+TEST_CASE("emit topology: writes the tree, byte-identical on a second run") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  Run r = run("emit topology --fabric " + fabric + " -o " + s.path("topology.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  std::string first = s.read("topology.conf");
+  CHECK(first.find(kExpected) != std::string::npos);
+  CHECK(first.find("SwitchName=spine01 Switches=leaf[01-02]\n") != std::string::npos);
+  CHECK(first.find("generated on") == std::string::npos);  // no timestamp from the dump
+  CHECK(run("emit topology --fabric " + fabric + " -o " + s.path("again.conf")).code == 0);
+  CHECK(s.read("again.conf") == first);
+}
+
+TEST_CASE("emit topology: bad input names file and line, exits 2 and writes nothing") {
+  Scratch s;
+  std::string good(kSmall);
+  struct Bad { const char* name; std::string content; const char* expect; };
+  const Bad cases[] = {
+      {"empty", "", "empty.txt"},
+      {"garbage", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0binary", 19), "garbage.txt"},
+      {"truncated", good.substr(0, good.find("[2]\t\"H-0000000000000c02\"") + 12), "truncated.txt:"},
+  };
+  for (const auto& b : cases) {
+    CAPTURE(b.name);
+    std::string f = s.write(std::string(b.name) + ".txt", b.content);
+    Run r = run("emit topology --fabric " + f + " -o " + s.path("out.conf"));
+    CHECK(r.code == 2);
+    CHECK(r.output.find(b.expect) != std::string::npos);
+    CHECK_FALSE(s.exists("out.conf"));
+  }
+}
+
+TEST_CASE("emit topology: a bad node-name map or site.yaml is refused with its line") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string map = s.write("map.txt", "0x0000000000000c01 \"gpu001\"\nnot-a-guid gpu002\n");
+  Run r = run("emit topology --fabric " + fabric + " --node-name-map " + map + " -o " + s.path("out.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("map.txt:2") != std::string::npos);
+  std::string site = s.write("site.yaml", "host_regex: '^(\\S+)'\ncolour: blue\n");
+  r = run("emit topology --fabric " + fabric + " --config " + site + " -o " + s.path("out.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("site.yaml:2") != std::string::npos);
+  CHECK_FALSE(s.exists("out.conf"));
+}
+
+TEST_CASE("emit topology: a file that would drop nodes is refused unless --force, and .bak kept") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string out = s.path("topology.conf");
+  REQUIRE(run("emit topology --fabric " + fabric + " -o " + out).code == 0);
+  std::string before = s.read("topology.conf");
+  // Half the hosts gone from the sweep (leaf02's cable to the spine pulled and its hosts lost).
+  std::string shrunk(kSmall);
+  shrunk = shrunk.substr(0, shrunk.find("vendid=0x2c9\ndevid=0xd2f2\nsysimgguid=0xa1"));
+  shrunk += "\nvendid=0x2c9\ndevid=0xd2f2\nsysimgguid=0xb0\nswitchguid=0xb0(b0)\n"
+            "Switch\t65 \"S-00000000000000b0\"\t\t# \"MF0;spine01:MQM9700/U1\" enhanced port 0 lid 3 lmc 0\n"
+            "[1]\t\"S-00000000000000a0\"[33]\t\t# \"MF0;leaf01:MQM9700/U1\" lid 1 4xNDR\n";
+  std::string small = s.write("shrunk.txt", shrunk);
+  Run r = run("emit topology --fabric " + small + " -o " + out);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("drops 2 of the 4 nodes") != std::string::npos);
+  CHECK(s.read("topology.conf") == before);
+  r = run("emit topology --fabric " + small + " --force -o " + out);
+  CHECK(r.code == 0);
+  CHECK(s.read("topology.conf.bak") == before);
+  CHECK(s.read("topology.conf").find("gpu[003-004]") == std::string::npos);
+}
+
+TEST_CASE("emit topology: --diff says what changes; --nodes restricts and reports both ways") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string old = s.write("old.conf", "SwitchName=leaf01 Nodes=gpu[001-003]\nSwitchName=leaf02 Nodes=gpu004\n"
+                                        "SwitchName=spine01 Switches=leaf[01-02]\n");
+  Run r = run("emit topology --fabric " + fabric + " --diff " + old);
+  CHECK(r.code == 0);
+  CHECK(r.output.find("~ gpu003: leaf01 -> leaf02") != std::string::npos);
+  r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]'");
+  CHECK(r.code == 0);
+  CHECK(r.output.find("1 Slurm nodes not in the fabric: gpu009") != std::string::npos);
+  CHECK(r.output.find("1 fabric hosts not in Slurm, left out: gpu004") != std::string::npos);
+  CHECK(r.output.find("SwitchName=leaf02 Nodes=gpu003\n") != std::string::npos);
+}

@@ -1,0 +1,123 @@
+// site.yaml: every setting, the defaults, and errors that name the YAML line.
+#include "discover/site_config.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "discover/input_error.h"
+
+using slurmtopo::InputError;
+using slurmtopo::LinkSpeed;
+using slurmtopo::load_site_config;
+using slurmtopo::SiteConfig;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kData = fs::path(SLURMTOPO_SOURCE_DIR) / "tests/data/site";
+
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("slurmtopo-site-" + std::to_string(getpid()));
+  Scratch() { fs::create_directories(dir); }
+  ~Scratch() { fs::remove_all(dir); }
+  std::string write(const std::string& text) const {
+    const fs::path p = dir / "site.yaml";
+    std::ofstream(p) << text;
+    return p.string();
+  }
+};
+
+InputError error_of(const std::string& path) {
+  try {
+    load_site_config(path);
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("no InputError for " << path);
+  return InputError("", 0, "");
+}
+
+}  // namespace
+
+TEST_CASE("load_site_config: the documented example") {
+  const SiteConfig site = load_site_config((kData / "site.yaml").string());
+  CHECK(site.source == (kData / "site.yaml").string());
+  CHECK(site.host_regex == R"(^(\S+) HCA-\d+)");
+  CHECK(site.exclude_hosts == std::vector<std::string>{"storage[01-08]", "login[1-2],ufm01"});
+  CHECK(site.exclude_regex == std::vector<std::string>{"^localhost$"});
+  CHECK(site.expected_width == 4);
+  CHECK(site.expected_speed == LinkSpeed::NDR);
+  CHECK(site.expected_uplinks_per_leaf == 18);
+  CHECK(site.group_name_regex == R"(^(.*)-IBLEAF-\d+)");
+}
+
+TEST_CASE("load_site_config: an empty file keeps the defaults") {
+  const SiteConfig site = load_site_config((kData / "empty.yaml").string());
+  const SiteConfig defaults;
+  CHECK(site.host_regex == defaults.host_regex);
+  CHECK(site.exclude_hosts.empty());
+  CHECK(site.expected_width == 0);
+  CHECK(site.expected_speed == LinkSpeed::Unknown);
+  CHECK(site.expected_uplinks_per_leaf == 0);
+  CHECK(site.group_name_regex.empty());
+}
+
+TEST_CASE("load_site_config: short forms") {
+  const Scratch s;
+  SiteConfig site = load_site_config(s.write("expected_link: 4xNDR\n"));
+  CHECK(site.expected_width == 4);
+  CHECK(site.expected_speed == LinkSpeed::NDR);
+  site = load_site_config(s.write("expected_link: 2xhdr\nexclude_hosts:\n"));
+  CHECK(site.expected_width == 2);
+  CHECK(site.expected_speed == LinkSpeed::HDR);
+  CHECK(site.exclude_hosts.empty());  // `key:` with no value keeps the default
+  site = load_site_config(s.write("expected_link: {speed: EDR}\n"));
+  CHECK(site.expected_width == 0);
+  CHECK(site.expected_speed == LinkSpeed::EDR);
+}
+
+TEST_CASE("load_site_config: errors carry the YAML line and say what was expected") {
+  const Scratch s;
+  struct Bad {
+    const char* yaml;
+    int line;
+    const char* says;
+  };
+  for (const Bad& bad : {
+           Bad{"host_regex: '(\\S+)'\nexclude_host: [a]\n", 2,
+               "unknown key `exclude_host`; expected one of host_regex, exclude_hosts, "
+               "exclude_regex, expected_link, expected_uplinks_per_leaf, group_name_regex"},
+           Bad{"host_regex: '^\\S+'\n", 1, "`host_regex` to have a capture group"},
+           Bad{"\n\nhost_regex: '^(\\S+'\n", 3, "`host_regex` to be a valid regular expression"},
+           Bad{"exclude_regex:\n  - ok\n  - '[z-a]'\n", 3, "`exclude_regex[1]` to be a valid"},
+           Bad{"group_name_regex: 'leaf'\n", 1, "`group_name_regex` to have a capture group"},
+           Bad{"exclude_hosts: n[1-2]\n", 1, "`exclude_hosts` to be a list of strings"},
+           Bad{"exclude_hosts:\n  - n[2-1]\n", 2, "Slurm hostlists: hostlist `n[2-1]`"},
+           Bad{"exclude_hosts:\n  - {a: 1}\n", 2, "every item of `exclude_hosts` to be a string"},
+           Bad{"expected_link: {width: 3, speed: NDR}\n", 1, "width 1, 2, 4, 8 or 12, not `3`"},
+           Bad{"expected_link: {width: 4, speed: FAST}\n", 1, "speed SDR, DDR"},
+           Bad{"expected_link:\n  width: 4\n  lanes: 4\n", 3, "keys width, speed; not `lanes`"},
+           Bad{"expected_link: NDR\n", 1, "`4xNDR` or `{width: 4, speed: NDR}`"},
+           Bad{"expected_link: [4, NDR]\n", 1, "`4xNDR` or `{width: 4, speed: NDR}`"},
+           Bad{"expected_uplinks_per_leaf: many\n", 1, "whole number >= 0"},
+           Bad{"expected_uplinks_per_leaf: -2\n", 1, "whole number >= 0"},
+           Bad{"expected_uplinks_per_leaf: 1.5\n", 1, "whole number >= 0"},
+           Bad{"host_regex: [a, b]\n", 1, "`host_regex` to be a string"},
+           Bad{"host_regex: '(a)'\nhost_regex: '(b)'\n", 2, "`host_regex` only once"},
+           Bad{"- a\n- b\n", 1, "a map with keys host_regex"},
+           Bad{"host_regex: '(a)\nfoo: [\n", 3, "expected YAML"},
+       }) {
+    const std::string yaml = bad.yaml;
+    CAPTURE(yaml);
+    const std::string path = s.write(bad.yaml);
+    const InputError e = error_of(path);
+    CHECK(e.file() == path);
+    CHECK(e.line() == bad.line);
+    CHECK(std::string(e.what()).find(bad.says) != std::string::npos);
+  }
+  CHECK(error_of((s.dir / "missing.yaml").string()).line() == 0);
+}

@@ -1,0 +1,198 @@
+// What slurmtopo infers from every real dump in ../shared/fabrics/public, and why.
+// The dumps stay in ../shared (provenance in its README.md); each case skips without it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "discover/fabric_file.h"
+#include "emit/topology_check.h"
+#include "emit/topology_conf_parse.h"
+#include "emit/topology_plan.h"
+#include "emit/atomic_write.h"
+#include "graph/cluster_inputs.h"
+#include "graph/slurm_tree.h"
+
+using namespace slurmtopo;
+
+namespace {
+const std::string kPublic = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/";
+
+bool have(const std::string& rel) {
+  if (std::filesystem::exists(kPublic + rel)) return true;
+  MESSAGE("skipped: " << kPublic + rel << " is absent (../shared is beside the repository in CI)");
+  return false;
+}
+
+Cluster load(const std::string& rel, const std::string& map = "") {
+  ClusterInputs in;
+  in.fabric_files = {kPublic + rel};
+  if (!map.empty()) in.name_map = kPublic + map;
+  return load_cluster(in);
+}
+
+std::map<int, int> levels(const Cluster& c) {
+  std::map<int, int> out;
+  for (const auto& s : c.switches) ++out[s.level];
+  return out;
+}
+
+int anomalies(const Cluster& c, Anomaly::Kind kind) {
+  return static_cast<int>(std::count_if(c.anomalies.begin(), c.anomalies.end(),
+                                        [&](const Anomaly& a) { return a.kind == kind; }));
+}
+
+int unresolved(const Cluster& c) {
+  return static_cast<int>(std::count_if(c.hcas.begin(), c.hcas.end(), [](const Hca& h) { return !h.unresolved.empty(); }));
+}
+
+int slurm_level(const SlurmTree& t, int level) {
+  return static_cast<int>(std::count_if(t.switches.begin(), t.switches.end(), [&](const SlurmSwitch& s) { return s.level == level; }));
+}
+}  // namespace
+
+TEST_CASE("public dump topograph/example.out: rail-optimized DGX H100 fabric with SHARP on every switch") {
+  if (!have("topograph/example.out")) return;
+  Cluster c = load("topograph/example.out");
+  // 31 leaves carry HCAs; the 9 spines carry only their SHARP aggregation node, which is
+  // never a host, so they stay spines.
+  CHECK(levels(c) == std::map<int, int>{{1, 31}, {2, 9}});
+  CHECK(c.aggregation_nodes == 40);
+  // 69 HCAs say "MT4129 ConnectX7 ..." and 3 say "localhost HCA-n": never host names.
+  CHECK(unresolved(c) == 72);
+  // Leaves are named <hall>-P1-IBLEAF-<rail>-<unit>: each unit's rail leaves serve the same
+  // DGXs, so 8 units become 8 Slurm leaves. Unit 01 shows 3 leaves: IBLEAF-03-01 is absent.
+  REQUIRE(c.groups.size() == 8);
+  std::map<std::string, size_t> leaves_per_group;
+  for (const auto& g : c.groups) leaves_per_group[g.name] = g.leaves.size();
+  CHECK(leaves_per_group["A09-P1-IBLEAF-x-01"] == 3);
+  CHECK(leaves_per_group["A09-P1-IBLEAF-x-03"] == 4);
+  CHECK(leaves_per_group["B09-P1-IBLEAF-x-08"] == 4);
+  int hosts = 0;
+  for (const auto& g : c.groups) hosts += static_cast<int>(g.hosts.size());
+  CHECK(hosts == 121);
+  // 9 spines x 2 cables = 18 uplinks per leaf; 12 leaves have lost some (14-17 left).
+  CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 12);
+  // The UFM appliance and the "ubuntu" host sit in unit 08 with 2 of its 4 rails.
+  CHECK(anomalies(c, Anomaly::Kind::MissingRail) >= 2);
+  SlurmTree t = build_slurm_tree(c, "");
+  CHECK(slurm_level(t, 1) == 8);
+  CHECK(slurm_level(t, 2) == 1);  // the 9 spines: one switch to Slurm
+  CHECK(t.roots().size() == 1);
+}
+
+TEST_CASE("public dump topograph/example-bad.out: one GB200 CA and no switch gives nothing to write") {
+  if (!have("topograph/example-bad.out")) return;
+  Cluster c = load("topograph/example-bad.out");
+  CHECK(c.switches.empty());
+  CHECK(c.groups.empty());
+  TopologyPlan plan = plan_topology(c, {});
+  CHECK_FALSE(plan.check.ok());  // refused: slurmctld would run without topology
+}
+
+TEST_CASE("public dump psmn_x5: factory HCA descriptions, names from the map, irregular spines") {
+  if (!have("psmn_x5/X5.topofile")) return;
+  Cluster bare = load("psmn_x5/X5.topofile");
+  // Every HCA says "MT25408 ConnectX Mellanox Technologies": without the map, no hosts.
+  CHECK(bare.groups.empty());
+  CHECK(unresolved(bare) == 89);
+  Cluster c = load("psmn_x5/X5.topofile", "psmn_x5/X5.map");
+  CHECK(unresolved(c) == 3);  // three GUIDs the map does not list
+  CHECK(levels(c) == std::map<int, int>{{1, 6}, {2, 4}, {3, 1}});
+  CHECK(c.groups.size() == 6);
+  // Non-unique "Voltaire 4036 - 36 QDR ports switch" descriptions fall back to GUID names.
+  CHECK(std::any_of(c.switches.begin(), c.switches.end(), [](const SwitchInfo& s) { return s.name == "sw-0008f10500200b50"; }));
+  // The level-3 switch joins nothing the level-2 ones do not: Slurm sees 6 leaves + 1 root.
+  SlurmTree t = build_slurm_tree(c, "");
+  CHECK(slurm_level(t, 1) == 6);
+  CHECK(t.switches.size() == 7);
+  CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 1);
+  CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 23);  // DDR HCAs on a QDR fabric
+}
+
+TEST_CASE("public dump psmn_x5: the topology.conf another generator made is not a tree") {
+  if (!have("psmn_x5/X5.topology.conf")) return;
+  std::string text;
+  REQUIRE(read_file_if_exists(kPublic + "psmn_x5/X5.topology.conf", text));
+  TopologyCheck check = check_topology(parse_topology_conf(text, "X5.topology.conf"), {});
+  // ibmap2slurm.py listed spines as children of each other: slurmctld refuses the cycle.
+  bool cycle = std::any_of(check.errors.begin(), check.errors.end(),
+                           [](const TopologyIssue& i) { return i.message.find("not a tree") != std::string::npos; });
+  CHECK(cycle);
+}
+
+TEST_CASE("public dump superbench: director switch modules are levels, not one switch") {
+  if (!have("superbench/ib_traffic_topo_aware_ibnetdiscover.txt")) return;
+  Cluster c = load("superbench/ib_traffic_topo_aware_ibnetdiscover.txt");
+  // ToRs (MQM8700) at level 1, the MCS8500's line modules L01/L02 at 2, its spine module at 3;
+  // the modules share one system image GUID but are separate switches.
+  CHECK(levels(c) == std::map<int, int>{{1, 5}, {2, 2}, {3, 1}});
+  CHECK(c.aggregation_nodes == 1);
+  CHECK(c.groups.size() == 5);
+  SlurmTree t = build_slurm_tree(c, "");
+  CHECK(t.switches.size() == 8);
+  CHECK(t.switches[t.roots().front()].name == "rmd70-0101-0908-01ib1-A-S01");
+}
+
+TEST_CASE("public dump synthetic_fattree k-4-n-3: 4-ary 3-tree") {
+  if (!have("synthetic_fattree/k-4-n-3-Full.topo")) return;
+  Cluster c = load("synthetic_fattree/k-4-n-3-Full.topo");
+  // FatTreeBuilder.py k=4, n=3: 32 leaves of 4 hosts, 32 middle switches, 16 at the top.
+  CHECK(levels(c) == std::map<int, int>{{1, 32}, {2, 32}, {3, 16}});
+  CHECK(c.hosts.size() == 128);
+  SlurmTree t = build_slurm_tree(c, "");
+  // Each pod's middle switches serve the same 4 leaves: 8 pods, then one switch for the top.
+  CHECK(slurm_level(t, 1) == 32);
+  CHECK(slurm_level(t, 2) == 8);
+  CHECK(slurm_level(t, 3) == 1);
+  CHECK(c.anomalies.empty());
+}
+
+TEST_CASE("public dump ibtopotool 1.topo: man-page example, all HCAs unnamed, one 1x link") {
+  if (!have("ibtopotool_tests/1.topo")) return;
+  Cluster c = load("ibtopotool_tests/1.topo");
+  CHECK(levels(c) == std::map<int, int>{{1, 2}});  // both switches carry HCAs
+  CHECK(unresolved(c) == 4);                         // "MT23108 InfiniHost Mellanox Technologies"
+  CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 2);
+  CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 2);  // the 1xSDR switch link and HCA port
+}
+
+TEST_CASE("public dump ibtopotool 3.topo: partial sweep, loopbacks, leaf-to-leaf") {
+  if (!have("ibtopotool_tests/3.topo")) return;
+  Cluster c = load("ibtopotool_tests/3.topo");
+  CHECK(anomalies(c, Anomaly::Kind::PartialSweep) == 1);  // the umad timeout line
+  CHECK(anomalies(c, Anomaly::Kind::Loopback) == 3);
+  CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 1);
+  CHECK(c.hosts.size() == 5);  // r-ufm101 has two HCAs: one host
+  SlurmTree t = build_slurm_tree(c, "");
+  // Two leaves joined only by a leaf-to-leaf cable: one fabric, so one root for it.
+  REQUIRE(t.roots().size() == 1);
+  CHECK(t.switches[t.roots().front()].name == "3-root");
+}
+
+TEST_CASE("public dumps ibtopotool 2.topo and 4.topo: one switch, a leaf of its own") {
+  for (const char* rel : {"ibtopotool_tests/2.topo", "ibtopotool_tests/4.topo"}) {
+    if (!have(rel)) return;
+    Cluster c = load(rel);
+    CHECK(c.switches.size() == 1);
+    CHECK(c.groups.size() == 1);
+    CHECK(c.anomalies.empty());
+  }
+}
+
+TEST_CASE("public dumps: every emitted topology.conf passes Slurm's checks and is deterministic") {
+  struct Case { const char* fabric; const char* map; };
+  for (Case k : {Case{"topograph/example.out", ""}, Case{"psmn_x5/X5.topofile", "psmn_x5/X5.map"},
+                 Case{"superbench/ib_traffic_topo_aware_ibnetdiscover.txt", ""},
+                 Case{"synthetic_fattree/k-4-n-3-Full.topo", ""}, Case{"ibtopotool_tests/2.topo", ""},
+                 Case{"ibtopotool_tests/3.topo", ""}, Case{"ibtopotool_tests/4.topo", ""}}) {
+    CAPTURE(k.fabric);
+    if (!have(k.fabric)) return;
+    TopologyPlan a = plan_topology(load(k.fabric, k.map), {});
+    TopologyPlan b = plan_topology(load(k.fabric, k.map), {});
+    CHECK(a.check.ok());
+    CHECK(a.check.warnings.empty());
+    CHECK(a.text == b.text);
+  }
+}
