@@ -13,6 +13,7 @@
 #include "discover/ibnetdiscover_text.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <tuple>
@@ -149,14 +150,80 @@ LinkWord read_link_word(std::string_view word, int& width, LinkSpeed& speed) {
   return read_speed(word.substr(i), speed) ? LinkWord::Link : LinkWord::Malformed;
 }
 
-// A cable end named in a port line, kept until we know whether that node has a block.
-struct PeerRef {
-  uint64_t guid;
-  std::string_view description;  // points into the dump text
-  int line;
-  uint16_t lid;
-  NodeKind kind;
+// One port line, read without side effects (a placeholder re-reads its line later).
+struct PortLine {
+  Link link;  // a = the end in this block, b = the far end
+  NodeKind peer_kind = NodeKind::Ca;
+  std::string_view peer_description;  // points into the dump text
 };
+
+// Where each cable end was last named as a far end, so that when the cable's other end prints
+// it we merge into the same Link instead of storing every cable twice and sorting it out
+// later (half the memory and no sort of 260k links at 65k hosts). Open addressing over
+// (GUID, port), since a node-based map would allocate once per cable.
+class CableIndex {
+ public:
+  explicit CableIndex(size_t expected) { rehash(std::bit_ceil(std::max<size_t>(expected * 2, 64))); }
+
+  // The link whose far end is (guid, port), or kNone.
+  size_t find(uint64_t guid, int port) const {
+    for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
+      const Entry& e = slots_[i];
+      if (e.link == kNone) return kNone;
+      if (e.guid == guid && e.port == port) return e.link;
+    }
+  }
+  void insert(uint64_t guid, int port, size_t link) {
+    if (2 * (used_ + 1) > slots_.size()) rehash(slots_.size() * 2);
+    for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
+      Entry& e = slots_[i];
+      if (e.link == kNone) ++used_;
+      if (e.link == kNone || (e.guid == guid && e.port == port)) {
+        e = {guid, port, link};
+        return;
+      }
+    }
+  }
+
+  static constexpr size_t kNone = std::numeric_limits<size_t>::max();
+
+ private:
+  struct Entry {
+    uint64_t guid = 0;
+    int port = 0;
+    size_t link = kNone;
+  };
+  size_t slot(uint64_t guid, int port) const {
+    uint64_t h = (guid ^ (static_cast<uint64_t>(port) << 56)) * 0x9E3779B97F4A7C15ull;
+    return static_cast<size_t>(h >> 20) & mask_;
+  }
+  void rehash(size_t size) {
+    std::vector<Entry> old = std::move(slots_);
+    slots_.assign(size, Entry{});
+    mask_ = size - 1;
+    used_ = 0;
+    for (const Entry& e : old)
+      if (e.link != kNone) insert(e.guid, e.port, e.link);
+  }
+  std::vector<Entry> slots_;
+  size_t mask_ = 0;
+  size_t used_ = 0;
+};
+
+// The same cable as printed from its other end: keep what either end knew. Width and speed
+// agree in a sound sweep; when they do not (a port retrained between the two reads, or a
+// hand-edited dump such as the man page's) the cable carries no more than the lower, which is
+// also what makes it visible as degraded.
+void merge_other_end(Link& first, const Link& other) {
+  // `other` was printed from first.b's block, so other.a is first.b and other.b is first.a.
+  if (!first.b.port_guid) first.b.port_guid = other.a.port_guid;
+  if (!first.b.lid) first.b.lid = other.a.lid;
+  if (!first.a.port_guid) first.a.port_guid = other.b.port_guid;
+  if (!first.a.lid) first.a.lid = other.b.lid;
+  if (other.width && (!first.width || other.width < first.width)) first.width = other.width;
+  if (other.speed != LinkSpeed::Unknown && (first.speed == LinkSpeed::Unknown || other.speed < first.speed))
+    first.speed = other.speed;
+}
 
 bool is_diagnostic(std::string_view line) {
   // ibnetdiscover's stderr mixed into the dump: "src/query_smp.c:195; umad (DR path ...) bad
@@ -182,18 +249,19 @@ class DumpParser {
   Fabric run() {
     reject_binary();
     fabric_.source = file_;
-    // ~250 bytes per CA block and ~100 per port line in modern dumps.
-    fabric_.links.reserve(text_.size() / 110);
-    fabric_.nodes.reserve(text_.size() / 1500 + 4);
+    // A modern dump has ~240 bytes per cable (two ~100-byte port lines and a share of a CA
+    // block) and ~450 per node; reserving avoids regrowing vectors of 100k+ elements.
+    fabric_.links.reserve(text_.size() / 200 + 16);
+    link_lines_.reserve(text_.size() / 200 + 16);
+    fabric_.nodes.reserve(text_.size() / 400 + 16);
     size_t start = 0;
     while (start < text_.size()) {
-      size_t nl = text_.find('\n', start);
-      size_t stop = nl == std::string_view::npos ? text_.size() : nl;
       ++line_no_;
-      std::string_view line = text_.substr(start, stop - start);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      line_start_ = start;
+      std::string_view line = line_at(start);
       parse_line(line);
-      start = stop + 1;
+      start += line.size() + 1;
+      if (start < text_.size() && text_[start - 1] == '\r') ++start;
     }
     finish();
     return std::move(fabric_);
@@ -205,6 +273,14 @@ class DumpParser {
   }
   [[noreturn]] void fail_at(int line, const std::string& message) const {
     throw InputError(file_, line, message);
+  }
+
+  // The line starting at `offset`, without its "\n" or "\r\n".
+  std::string_view line_at(size_t offset) const {
+    size_t nl = text_.find('\n', offset);
+    size_t stop = nl == std::string_view::npos ? text_.size() : nl;
+    if (stop > offset && text_[stop - 1] == '\r') --stop;
+    return text_.substr(offset, stop - offset);
   }
 
   void reject_binary() {
@@ -243,6 +319,11 @@ class DumpParser {
 
   // vendid=0x2c9, devid=0xd2f2, sysimgguid=0x.., switchguid=0x..(portguid), caguid=, rtguid=
   void parse_id_line(std::string_view key, Cursor& c, size_t key_len) {
+    static constexpr std::string_view kKeys[] = {"vendid", "devid", "sysimgguid", "switchguid", "caguid", "rtguid"};
+    if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
+      fail("a node header (Switch, Ca, Rt), a port line \"[N] ...\" or an id line (vendid=, devid=, "
+           "sysimgguid=, switchguid=, caguid=, rtguid=)",
+           c.rest());
     c.seek(c.pos() + key_len + 1);
     uint64_t value = 0;
     if (!c.eat("0x") || !c.hex64(value)) fail("a hex number 0x... after " + std::string(key) + "=", c.rest());
@@ -257,9 +338,6 @@ class DumpParser {
       // the parenthesised port GUID is only checked for shape.
       uint64_t port_guid;
       if (c.eat('(') && !(c.hex64(port_guid) && c.eat(')'))) fail("a port GUID \"(hex)\"", c.rest());
-    } else if (key != "caguid" && key != "rtguid") {
-      fail("an id line (vendid=, devid=, sysimgguid=, switchguid=, caguid=, rtguid=)",
-           std::string_view(key.data(), c.end() - key.data()));
     }
     // -g appends "# Chassis 1 (...)" or "# ISR9288 Voltaire sLB-24D Line 5 Chip 1".
     c.skip_blanks();
@@ -358,7 +436,17 @@ class DumpParser {
                " (header cut off?)",
            c.rest());
     FabricNode& self = fabric_.nodes[current_];
-    Link link;
+    PortLine port = read_port_line(c, self);
+    if (self.kind != NodeKind::Switch && port.link.a.port < current_lowest_port_) {
+      current_lowest_port_ = port.link.a.port;  // a CA's LID is its first port's
+      self.lid = port.link.a.lid;
+    }
+    add_cable_end(port.link);
+  }
+
+  PortLine read_port_line(Cursor& c, const FabricNode& self) const {
+    PortLine port;
+    Link& link = port.link;
     link.a.guid = self.guid;
     link.a.port = read_port(c, "a local port number");
     if (link.a.port > self.num_ports)
@@ -366,29 +454,30 @@ class DumpParser {
     read_port_guid(c, link.a.port_guid);
     c.skip_blanks();
     if (c.at_end()) fail("the remote end \"S-/H-/R-<guid>\"[port] (line cut off?)", c.rest());
-    PeerRef peer{};
-    read_node_name(c, link.b.guid, peer.kind);
+    read_node_name(c, link.b.guid, port.peer_kind);
     link.b.port = read_port(c, "the remote port number");
     c.skip_blanks();
     read_port_guid(c, link.b.port_guid);
     c.skip_blanks();
     if (self.kind == NodeKind::Switch) link.a.lid = self.lid;
-    if (c.eat('#')) read_port_comment(c, link, peer.description);
+    if (c.eat('#')) read_port_comment(c, link, port.peer_description);
+    return port;
+  }
 
-    if (self.kind != NodeKind::Switch && link.a.port < current_lowest_port_) {
-      current_lowest_port_ = link.a.port;  // a CA's LID is its first port's
-      self.lid = link.a.lid;
+  void add_cable_end(const Link& link) {
+    size_t first = cables_.find(link.a.guid, link.a.port);
+    if (first != CableIndex::kNone) {
+      Link& known = fabric_.links[first];
+      if (known.a.guid == link.b.guid && known.a.port == link.b.port) return merge_other_end(known, link);
     }
-    peer.guid = link.b.guid;
-    peer.lid = link.b.lid;
-    peer.line = line_no_;
-    peers_.push_back(peer);
+    cables_.insert(link.b.guid, link.b.port, fabric_.links.size());
     fabric_.links.push_back(link);
+    link_lines_.push_back({line_start_, line_no_});
   }
 
   // Switch side: "<desc>" lid 647 4xNDR [s=4 w=2 v=4 e=4]
   // CA side:     lid 3 lmc 0 "<desc>" lid 268 4xFDR
-  void read_port_comment(Cursor& c, Link& link, std::string_view& description) {
+  void read_port_comment(Cursor& c, Link& link, std::string_view& description) const {
     const char* open = c.pos();
     while (open < c.end() && *open != '"') ++open;
     if (open < c.end()) {
@@ -420,69 +509,67 @@ class DumpParser {
       fail_at(0, blank ? "empty file: expected ibnetdiscover topology text"
                        : "no Switch/Ca/Rt block: expected ibnetdiscover topology text");
     }
-    reject_duplicate_blocks();
-    add_peers_without_block();
-    reconcile_cable_ends(fabric_.links);
+    std::vector<BlockRef> blocks = blocks_by_guid();
+    add_peers_without_block(blocks);
     normalize(fabric_);
   }
 
-  void reject_duplicate_blocks() const {
-    std::vector<std::pair<uint64_t, int>> seen;
-    seen.reserve(fabric_.nodes.size());
-    for (size_t i = 0; i < fabric_.nodes.size(); ++i) seen.emplace_back(fabric_.nodes[i].guid, node_lines_[i]);
-    std::sort(seen.begin(), seen.end());
-    for (size_t i = 1; i < seen.size(); ++i)
-      if (seen[i].first == seen[i - 1].first)
-        fail_at(seen[i].second, "expected one block per node, but 0x" + guid_hex(seen[i].first) +
-                                    " already has one at line " + std::to_string(seen[i - 1].second));
+  struct BlockRef {
+    uint64_t guid;
+    int line;      // of the node header
+    size_t index;  // in fabric_.nodes
+    auto key() const { return std::tie(guid, line); }
+  };
+
+  // The nodes with a block, by GUID; a node with two blocks is an error.
+  std::vector<BlockRef> blocks_by_guid() const {
+    std::vector<BlockRef> blocks;
+    blocks.reserve(fabric_.nodes.size());
+    for (size_t i = 0; i < fabric_.nodes.size(); ++i) blocks.push_back({fabric_.nodes[i].guid, node_lines_[i], i});
+    std::sort(blocks.begin(), blocks.end(), [](const BlockRef& x, const BlockRef& y) { return x.key() < y.key(); });
+    for (size_t i = 1; i < blocks.size(); ++i)
+      if (blocks[i].guid == blocks[i - 1].guid)
+        fail_at(blocks[i].line, "expected one block per node, but 0x" + guid_hex(blocks[i].guid) +
+                                    " already has one at line " + std::to_string(blocks[i - 1].line));
+    return blocks;
   }
 
   // A node that is only a cable's far end was not reached by the sweep: keep it as a
-  // placeholder so the cable is not lost, and say so.
-  void add_peers_without_block() {
-    std::vector<uint64_t> have;
-    have.reserve(fabric_.nodes.size());
-    for (const auto& n : fabric_.nodes) have.push_back(n.guid);
-    std::sort(have.begin(), have.end());
-    std::sort(peers_.begin(), peers_.end(), [](const PeerRef& x, const PeerRef& y) {
-      return std::tie(x.guid, x.line) < std::tie(y.guid, y.line);
-    });
-    for (size_t i = 0; i < peers_.size(); ++i) {
-      const PeerRef& p = peers_[i];
-      if ((i > 0 && peers_[i - 1].guid == p.guid) || std::binary_search(have.begin(), have.end(), p.guid))
-        continue;
+  // placeholder so the cable is not lost, and say so. Its kind, description and LID are what
+  // the first port line naming it says, so that line is read again.
+  void add_peers_without_block(const std::vector<BlockRef>& blocks) {
+    auto block_of = [&](uint64_t guid) -> const BlockRef* {
+      auto it = std::lower_bound(blocks.begin(), blocks.end(), guid,
+                                 [](const BlockRef& b, uint64_t g) { return b.guid < g; });
+      return it != blocks.end() && it->guid == guid ? &*it : nullptr;
+    };
+    struct Unreached {
+      uint64_t guid;
+      int line;
+      size_t link;
+      auto key() const { return std::tie(guid, line); }
+    };
+    std::vector<Unreached> unreached;  // every cable end on a node without block
+    for (size_t i = 0; i < fabric_.links.size(); ++i)
+      if (!block_of(fabric_.links[i].b.guid)) unreached.push_back({fabric_.links[i].b.guid, link_lines_[i].line, i});
+    std::sort(unreached.begin(), unreached.end(), [](const Unreached& x, const Unreached& y) { return x.key() < y.key(); });
+    for (size_t k = 0; k < unreached.size(); ++k) {
+      if (k > 0 && unreached[k - 1].guid == unreached[k].guid) continue;  // first mention only
+      auto [guid, line, i] = unreached[k];
+      const FabricNode& self = fabric_.nodes[block_of(fabric_.links[i].a.guid)->index];
+      Cursor c(line_at(link_lines_[i].offset));
+      c.skip_blanks();
+      PortLine port = read_port_line(c, self);
       FabricNode node;
-      node.kind = p.kind;
-      node.guid = p.guid;
-      node.description = std::string(p.description);
-      node.lid = p.lid;
+      node.kind = port.peer_kind;
+      node.guid = guid;
+      node.description = std::string(port.peer_description);
+      node.lid = port.link.b.lid;
       node.seen_only_as_peer = true;
+      fabric_.partial.push_back("0x" + guid_hex(guid) + " (" + to_string(node.kind) + " \"" + node.description +
+                                "\") has no block of its own, only the cable end at " + file_ + ":" +
+                                std::to_string(line) + ": the sweep did not reach it");
       fabric_.nodes.push_back(std::move(node));
-      fabric_.partial.push_back("0x" + guid_hex(p.guid) + " (" + to_string(p.kind) + " \"" +
-                                std::string(p.description) + "\") has no block of its own, only "
-                                "the cable end at " + file_ + ":" + std::to_string(p.line) +
-                                ": the sweep did not reach it");
-    }
-  }
-
-  // Both ends of a cable print its width and speed; they agree in a sound sweep, and when
-  // they do not (a port retrained between the two reads, or a hand-edited dump such as the
-  // man page's) the cable can carry no more than the lower one, which is also what makes it
-  // visible as degraded. normalize() then merges the copies.
-  static void reconcile_cable_ends(std::vector<Link>& links) {
-    auto key = [](const Link& l) { return std::tie(l.a.guid, l.a.port, l.b.guid, l.b.port); };
-    for (auto& link : links)
-      if (std::tie(link.b.guid, link.b.port) < std::tie(link.a.guid, link.a.port)) std::swap(link.a, link.b);
-    std::stable_sort(links.begin(), links.end(), [&](const Link& x, const Link& y) { return key(x) < key(y); });
-    for (size_t i = 0, j; i < links.size(); i = j) {
-      int width = 0;
-      LinkSpeed speed = LinkSpeed::Unknown;
-      for (j = i; j < links.size() && key(links[j]) == key(links[i]); ++j) {
-        const Link& l = links[j];
-        if (l.width && (!width || l.width < width)) width = l.width;
-        if (l.speed != LinkSpeed::Unknown && (speed == LinkSpeed::Unknown || l.speed < speed)) speed = l.speed;
-      }
-      for (size_t k = i; k < j; ++k) links[k].width = width, links[k].speed = speed;
     }
   }
 
@@ -497,7 +584,13 @@ class DumpParser {
   size_t current_ = kNone;
   int current_lowest_port_ = 0;
   std::vector<int> node_lines_;  // header line of each node, for duplicate-block errors
-  std::vector<PeerRef> peers_;
+  struct LineRef {
+    size_t offset;
+    int line;
+  };
+  std::vector<LineRef> link_lines_;  // where each link was first printed
+  size_t line_start_ = 0;            // offset of the line being parsed
+  CableIndex cables_{text_.size() / 200};
 };
 
 }  // namespace

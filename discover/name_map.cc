@@ -30,7 +30,8 @@ int hex_value(char c) {
 // bare hex digits. Bare hex must be full length so that a name like `cafe` is not a GUID.
 std::optional<uint64_t> parse_guid(std::string_view s) {
   bool prefixed = false;
-  if (s.size() > 2 && s[1] == '-' && std::strchr("HSRhsr", s[0])) {
+  const std::string_view node_types = "HSRhsr";
+  if (s.size() > 2 && s[1] == '-' && node_types.find(s[0]) != std::string_view::npos) {
     s.remove_prefix(2);
     prefixed = true;
   }

@@ -19,7 +19,7 @@ std::string describe(const Fabric& f) {
 
 TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request) {
   TopologyPlan plan;
-  plan.tree = build_slurm_tree(cluster, "");
+  plan.tree = build_slurm_tree(cluster);
   std::vector<std::string> hosts;
   for (const auto& h : cluster.hosts)
     if (h.group >= 0) hosts.push_back(h.name);  // already in natural order

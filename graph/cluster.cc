@@ -323,7 +323,8 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   assign_levels(c, switch_of);
   group_and_classify(c);
   count_uplinks(c, switch_of);
-  name_groups(c, options.site.group_name_regex);
+  c.group_name_regex = options.site.group_name_regex;
+  name_groups(c, c.group_name_regex);
   record_fabric_anomalies(c, options.site, switch_of);
   return c;
 }

@@ -97,6 +97,7 @@ struct Cluster {
   std::vector<int> component_fabric; // fabric of each component
   std::vector<Anomaly> anomalies;
   int aggregation_nodes = 0;         // SHARP ANs seen (and ignored as hosts)
+  std::string group_name_regex;      // from the site config: names multi-switch units
   int max_level = 0;
 
   int host_index(const std::string& name) const;  // -1 if absent

@@ -215,6 +215,51 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
   }
 }
 
+// ---- natural order ------------------------------------------------------------------
+
+// _compare_left/_compare_right of Martin Pool's strnatcmp, which Slurm bundles.
+int compare_digits_as_number(std::string_view a, size_t i, std::string_view b, size_t j) {
+  int bias = 0;  // the first differing digit decides if the runs are equally long
+  for (;; ++i, ++j) {
+    const bool da = i < a.size() && is_digit(a[i]), db = j < b.size() && is_digit(b[j]);
+    if (!da && !db) return bias;
+    if (!da) return -1;
+    if (!db) return 1;
+    if (bias == 0 && a[i] != b[j]) bias = a[i] < b[j] ? -1 : 1;
+  }
+}
+
+int compare_digits_as_fraction(std::string_view a, size_t i, std::string_view b, size_t j) {
+  for (;; ++i, ++j) {
+    const bool da = i < a.size() && is_digit(a[i]), db = j < b.size() && is_digit(b[j]);
+    if (!da && !db) return 0;
+    if (!da) return -1;
+    if (!db) return 1;
+    if (a[i] != b[j]) return a[i] < b[j] ? -1 : 1;
+  }
+}
+
+int strnatcmp(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (true) {
+    while (i < a.size() && is_space(a[i])) ++i;
+    while (j < b.size() && is_space(b[j])) ++j;
+    const char ca = i < a.size() ? a[i] : '\0', cb = j < b.size() ? b[j] : '\0';
+    if (is_digit(ca) && is_digit(cb)) {
+      // A leading zero makes the run compare digit by digit ("fractional").
+      const int r = (ca == '0' || cb == '0') ? compare_digits_as_fraction(a, i, b, j)
+                                             : compare_digits_as_number(a, i, b, j);
+      if (r != 0) return r;
+    }
+    if (ca == '\0' && cb == '\0') return 0;
+    // Plain `char`, signed on the x86 builds of Slurm: bytes >= 0x80 sort before ASCII.
+    const auto sa = static_cast<signed char>(ca), sb = static_cast<signed char>(cb);
+    if (sa != sb) return sa < sb ? -1 : 1;
+    ++i;
+    ++j;
+  }
+}
+
 // ---- compression ---------------------------------------------------------------------
 
 // _zero_padded: zeros "%0*lu" adds to num at width.
@@ -263,8 +308,6 @@ Host split_host(std::string_view name) {
   return {name.substr(0, i), true, n.value, static_cast<int>(name.size() - i)};
 }
 
-int strnatcmp(std::string_view a, std::string_view b);
-
 // hostrange_cmp restricted to single hosts, which is a total order: natural order of the
 // prefix, names without a number first, then by written width, then by number. Within one
 // prefix a zero-padded number sorts after the unpadded ones with fewer digits and before
@@ -288,48 +331,6 @@ struct HostRange {
   ulong lo = 0, hi = 0;
   int width = 0;
 };
-
-// _compare_left/_compare_right of Martin Pool's strnatcmp, which Slurm bundles.
-int compare_digits_as_number(std::string_view a, size_t i, std::string_view b, size_t j) {
-  int bias = 0;  // the first differing digit decides if the runs are equally long
-  for (;; ++i, ++j) {
-    const bool da = i < a.size() && is_digit(a[i]), db = j < b.size() && is_digit(b[j]);
-    if (!da && !db) return bias;
-    if (!da) return -1;
-    if (!db) return 1;
-    if (bias == 0 && a[i] != b[j]) bias = a[i] < b[j] ? -1 : 1;
-  }
-}
-
-int compare_digits_as_fraction(std::string_view a, size_t i, std::string_view b, size_t j) {
-  for (;; ++i, ++j) {
-    const bool da = i < a.size() && is_digit(a[i]), db = j < b.size() && is_digit(b[j]);
-    if (!da && !db) return 0;
-    if (!da) return -1;
-    if (!db) return 1;
-    if (a[i] != b[j]) return a[i] < b[j] ? -1 : 1;
-  }
-}
-
-int strnatcmp(std::string_view a, std::string_view b) {
-  size_t i = 0, j = 0;
-  while (true) {
-    while (i < a.size() && is_space(a[i])) ++i;
-    while (j < b.size() && is_space(b[j])) ++j;
-    const char ca = i < a.size() ? a[i] : '\0', cb = j < b.size() ? b[j] : '\0';
-    if (is_digit(ca) && is_digit(cb)) {
-      // A leading zero makes the run compare digit by digit ("fractional").
-      const int r = (ca == '0' || cb == '0') ? compare_digits_as_fraction(a, i, b, j)
-                                             : compare_digits_as_number(a, i, b, j);
-      if (r != 0) return r;
-    }
-    if (ca == '\0' && cb == '\0') return 0;
-    const auto ua = static_cast<unsigned char>(ca), ub = static_cast<unsigned char>(cb);
-    if (ua != ub) return ua < ub ? -1 : 1;
-    ++i;
-    ++j;
-  }
-}
 
 void append_range_numbers(std::string& out, const HostRange& r) {
   append_padded(out, r.lo, r.width);

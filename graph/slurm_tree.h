@@ -28,7 +28,8 @@ struct SlurmTree {
   std::vector<int> roots() const;     // switches nobody lists as a child
 };
 
-SlurmTree build_slurm_tree(const Cluster& cluster, const std::string& group_name_regex);
+// Names of multi-switch units follow the site's group_name_regex (Cluster::group_name_regex).
+SlurmTree build_slurm_tree(const Cluster& cluster);
 
 // Drops nodes not in `keep` (sorted by natural_less), then switches left with nothing below.
 SlurmTree restrict_to_nodes(const SlurmTree& tree, const std::vector<std::string>& keep);

@@ -1,5 +1,6 @@
 #include "report/inspect.h"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -44,6 +45,15 @@ std::map<int, int> switches_per_level(const Cluster& c) {
   return out;
 }
 
+// Director switches: modules (line and spine boards) that share one system image GUID.
+std::map<uint64_t, std::vector<std::string>> chassis(const Cluster& c) {
+  std::map<uint64_t, std::vector<std::string>> by_image;
+  for (const auto& s : c.switches)
+    if (uint64_t image = c.fabrics[s.fabric].find(s.guid)->sysimgguid) by_image[image].push_back(s.name);
+  std::erase_if(by_image, [](const auto& kv) { return kv.second.size() < 2; });
+  return by_image;  // names already in the switches' natural order
+}
+
 int unresolved_count(const Cluster& c) {
   int n = 0;
   for (const auto& h : c.hcas) n += !h.unresolved.empty();
@@ -65,6 +75,11 @@ std::string inspect_text(const Cluster& c) {
     out << "  " << (level == 0 ? std::string("off-path") : level == 1 ? std::string("leaf") : "L" + std::to_string(level))
         << " " << n;
   out << "\n";
+  for (const auto& [image, modules] : chassis(c)) {
+    out << "chassis 0x" << guid_hex(image) << ":";
+    for (const auto& m : modules) out << " " << m;
+    out << "\n";
+  }
   int grouped = 0;
   for (const auto& h : c.hosts) grouped += h.group >= 0;
   out << "hosts: " << grouped << " in " << c.groups.size() << " groups; " << unresolved_count(c)
@@ -102,6 +117,9 @@ std::string inspect_json(const Cluster& c) {
   json levels = json::object();
   for (auto [level, n] : switches_per_level(c)) levels[std::to_string(level)] = n;
   j["switches_by_level"] = levels;
+  j["chassis"] = json::array();
+  for (const auto& [image, modules] : chassis(c))
+    j["chassis"].push_back({{"sysimgguid", "0x" + guid_hex(image)}, {"modules", modules}});
   j["switches"] = json::array();
   for (const auto& s : c.switches)
     j["switches"].push_back({{"name", s.name}, {"guid", "0x" + guid_hex(s.guid)}, {"fabric", c.fabrics[s.fabric].name},

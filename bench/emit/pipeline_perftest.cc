@@ -174,7 +174,7 @@ void run_slurm_tree(benchmark::State& state, const Input& in) {
   const Cluster& c = cluster(in);
   size_t switches = 0;
   for (auto _ : state) {
-    SlurmTree tree = build_slurm_tree(c, "");
+    SlurmTree tree = build_slurm_tree(c);
     switches = tree.switches.size();
     benchmark::DoNotOptimize(tree);
   }

@@ -109,7 +109,7 @@ TEST_CASE("load_site_config: errors carry the YAML line and say what was expecte
            Bad{"host_regex: [a, b]\n", 1, "`host_regex` to be a string"},
            Bad{"host_regex: '(a)'\nhost_regex: '(b)'\n", 2, "`host_regex` only once"},
            Bad{"- a\n- b\n", 1, "a map with keys host_regex"},
-           Bad{"host_regex: '(a)\nfoo: [\n", 3, "expected YAML"},
+           Bad{"host_regex: '(a)'\n\nexclude_hosts: [a, b\n", 4, "expected YAML: end of sequence"},
        }) {
     const std::string yaml = bad.yaml;
     CAPTURE(yaml);

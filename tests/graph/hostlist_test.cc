@@ -3,10 +3,23 @@
 #include "graph/hostlist.h"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using slurmtopo::compress_hostlist;
@@ -128,27 +141,13 @@ TEST_CASE("natural_less: Slurm's node table order") {
   // Runs with a leading zero compare digit by digit (strnatcmp's "fractional" mode).
   CHECK(names == Names{"a", "b2c9", "b2c10", "b10c1", "n-1", "n010", "n09", "n1", "n9", "n10"});
   CHECK_FALSE(natural_less("n1", "n1"));
+  CHECK(natural_less("a\xc3\xa9x", "aax"));  // Slurm compares signed chars: UTF-8 sorts first
 }
 
 // ---- the real thing -----------------------------------------------------------------
 // `scontrol show hostnames|hostlist|hostlistsorted` parse locally and need no slurmctld,
 // only a slurm.conf to read (without one scontrol tries DNS SRV and dies), so a two-line
 // temp file is enough.
-
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <map>
-#include <random>
-#include <set>
-#include <thread>
-#include <atomic>
 
 extern char** environ;
 

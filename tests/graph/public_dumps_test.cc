@@ -76,7 +76,7 @@ TEST_CASE("public dump topograph/example.out: rail-optimized DGX H100 fabric wit
   CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 12);
   // The UFM appliance and the "ubuntu" host sit in unit 08 with 2 of its 4 rails.
   CHECK(anomalies(c, Anomaly::Kind::MissingRail) >= 2);
-  SlurmTree t = build_slurm_tree(c, "");
+  SlurmTree t = build_slurm_tree(c);
   CHECK(slurm_level(t, 1) == 8);
   CHECK(slurm_level(t, 2) == 1);  // the 9 spines: one switch to Slurm
   CHECK(t.roots().size() == 1);
@@ -104,7 +104,7 @@ TEST_CASE("public dump psmn_x5: factory HCA descriptions, names from the map, ir
   // Non-unique "Voltaire 4036 - 36 QDR ports switch" descriptions fall back to GUID names.
   CHECK(std::any_of(c.switches.begin(), c.switches.end(), [](const SwitchInfo& s) { return s.name == "sw-0008f10500200b50"; }));
   // The level-3 switch joins nothing the level-2 ones do not: Slurm sees 6 leaves + 1 root.
-  SlurmTree t = build_slurm_tree(c, "");
+  SlurmTree t = build_slurm_tree(c);
   CHECK(slurm_level(t, 1) == 6);
   CHECK(t.switches.size() == 7);
   CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 1);
@@ -130,7 +130,7 @@ TEST_CASE("public dump superbench: director switch modules are levels, not one s
   CHECK(levels(c) == std::map<int, int>{{1, 5}, {2, 2}, {3, 1}});
   CHECK(c.aggregation_nodes == 1);
   CHECK(c.groups.size() == 5);
-  SlurmTree t = build_slurm_tree(c, "");
+  SlurmTree t = build_slurm_tree(c);
   CHECK(t.switches.size() == 8);
   CHECK(t.switches[t.roots().front()].name == "rmd70-0101-0908-01ib1-A-S01");
 }
@@ -141,7 +141,7 @@ TEST_CASE("public dump synthetic_fattree k-4-n-3: 4-ary 3-tree") {
   // FatTreeBuilder.py k=4, n=3: 32 leaves of 4 hosts, 32 middle switches, 16 at the top.
   CHECK(levels(c) == std::map<int, int>{{1, 32}, {2, 32}, {3, 16}});
   CHECK(c.hosts.size() == 128);
-  SlurmTree t = build_slurm_tree(c, "");
+  SlurmTree t = build_slurm_tree(c);
   // Each pod's middle switches serve the same 4 leaves: 8 pods, then one switch for the top.
   CHECK(slurm_level(t, 1) == 32);
   CHECK(slurm_level(t, 2) == 8);
@@ -165,7 +165,7 @@ TEST_CASE("public dump ibtopotool 3.topo: partial sweep, loopbacks, leaf-to-leaf
   CHECK(anomalies(c, Anomaly::Kind::Loopback) == 3);
   CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 1);
   CHECK(c.hosts.size() == 5);  // r-ufm101 has two HCAs: one host
-  SlurmTree t = build_slurm_tree(c, "");
+  SlurmTree t = build_slurm_tree(c);
   // Two leaves joined only by a leaf-to-leaf cable: one fabric, so one root for it.
   REQUIRE(t.roots().size() == 1);
   CHECK(t.switches[t.roots().front()].name == "3-root");

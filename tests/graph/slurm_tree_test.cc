@@ -11,7 +11,7 @@ using namespace slurmtopo;
 
 namespace {
 SlurmTree tree_of(std::vector<Fabric> fabrics) {
-  return build_slurm_tree(build_cluster(std::move(fabrics), {}), "");
+  return build_slurm_tree(build_cluster(std::move(fabrics), {}));
 }
 
 int count_level(const SlurmTree& t, int level) {
@@ -58,7 +58,7 @@ TEST_CASE("slurm tree: rail-optimized units are one leaf each, SHARP and storage
     spec.sharp = extras;
     spec.storage_switch = extras;
     Cluster c = build_cluster({generate_rail_optimized(spec)}, {});
-    SlurmTree t = build_slurm_tree(c, "");
+    SlurmTree t = build_slurm_tree(c);
     REQUIRE(count_level(t, 1) == 4);
     CHECK(t.switches[0].name == "su1");
     CHECK(t.switches[0].nodes.size() == 8);

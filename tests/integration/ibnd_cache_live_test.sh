@@ -18,11 +18,20 @@ done
 [[ -f $umad2sim ]] || { echo "skip: $umad2sim not installed (libumad2sim0)"; exit 77; }
 
 work=$(mktemp -d)
-pids=()
+fifo_pid= ibsim_pid= osm_pid=
+# stop PID: SIGTERM, up to 5 s to exit, then SIGKILL; only ever our own children.
+stop() {
+  [[ -n $1 ]] || return 0
+  kill "$1" 2>/dev/null || return 0
+  for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -9 "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
 cleanup() {
-  # Only what this script started, newest first: OpenSM, then ibsim, then the FIFO holder.
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # OpenSM first and while ibsim still answers: without it OpenSM's MADs block forever.
+  stop "$osm_pid"
+  stop "$ibsim_pid"
+  stop "$fifo_pid"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -41,9 +50,9 @@ wait_for() {
 sock=slurmtopo-cache-$$
 mkfifo console.fifo
 sleep infinity >console.fifo &
-pids+=($!)
+fifo_pid=$!
 IBSIM_SOCKNAME=$sock ibsim -s "$net" <console.fifo >ibsim.out 2>&1 &
-pids+=($!)
+ibsim_pid=$!
 wait_for 10 grep -q "@$sock:ctl" /proc/net/unix || { echo "ibsim did not start"; cat ibsim.out; exit 1; }
 
 # The SM gives the ports LIDs, as on a real fabric (DR sweeps alone would leave them 0).
@@ -51,7 +60,7 @@ mkdir osm-cache osm-tmp
 printf 'force_log_flush TRUE\n' >opensm.conf
 IBSIM_SOCKNAME=$sock SIM_HOST=gpu001 OSM_CACHE_DIR=$PWD/osm-cache OSM_TMP_DIR=$PWD/osm-tmp \
   LD_PRELOAD=$umad2sim opensm -F "$PWD/opensm.conf" -f "$PWD/osm.log" -e -s 0 >opensm.out 2>&1 &
-pids+=($!)
+osm_pid=$!
 subnet_up() {
   grep -q "No routing engine able" osm.log 2>/dev/null && { echo "OpenSM could not route"; exit 1; }
   grep -q "SUBNET UP" osm.log 2>/dev/null

@@ -37,21 +37,21 @@ _slurm_env_err() { echo "slurm_env: $*" >&2; }
 # Ports below the ephemeral range: outgoing connections never take them, so a port we see free
 # stays free unless another test grabs it (we then retry with other ports).
 _slurm_env_pick_ports() { # COUNT -> prints the first of COUNT consecutive free ports
-  local count=$1 lo hi used base try p ok
+  local count=$1 lo
   read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-  hi=$(( (lo > 10000 ? lo : 65536) - 1 ))
-  (( hi - 10000 + 1 >= count )) || { _slurm_env_err "no room for $count ports below $lo"; return 1; }
-  used=" $(ss -Htan 2>/dev/null | awk '{n = split($4, a, ":"); print a[n]}' | sort -un | tr '\n' ' ') "
-  for try in $(seq 50); do
-    base=$(( 10000 + (RANDOM * 32768 + RANDOM) % (hi - 10000 + 2 - count) ))
-    ok=1
-    for (( p = base; p < base + count; p++ )); do
-      [[ $used == *" $p "* ]] && { ok=0; break; }
-    done
-    (( ok )) && { echo "$base"; return 0; }
-  done
-  _slurm_env_err "no $count consecutive free ports in 10000-$hi"
-  return 1
+  ss -Htan 2>/dev/null | awk -v count="$count" -v lo="$lo" -v seed="$RANDOM$$" '
+    { n = split($4, a, ":"); used[a[n]] = 1 }
+    END {
+      hi = (lo > 10000 ? lo : 65536) - 1; span = hi - 10000 + 2 - count
+      if (span < 1) { print "slurm_env: no room for " count " ports below " lo > "/dev/stderr"; exit 1 }
+      srand(seed)
+      for (try = 0; try < 50; try++) {
+        base = 10000 + int(rand() * span); ok = 1
+        for (p = base; p < base + count; p++) if (p in used) { ok = 0; break }
+        if (ok) { print base; exit 0 }
+      }
+      print "slurm_env: no " count " consecutive free ports in 10000-" hi > "/dev/stderr"; exit 1
+    }'
 }
 
 # scontrol needs *some* slurm.conf even to expand a hostlist (and retries 60 s on a missing

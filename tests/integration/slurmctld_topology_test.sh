@@ -74,9 +74,9 @@ load_table() { # FILE -> T_NAMES, T_NODES[name], T_SWITCHES[name] (both canonica
   for i in "${!rows[@]}"; do
     IFS='|' read -r name nodes sw <<<"${rows[i]}"
     T_NAMES+=("$name")
-    printf '%s\n%s\n' "$nodes" "$sw"
-  done >"$WORK/lists.in"
-  mapfile -t lists < <(canon_lists <"$WORK/lists.in")
+    lists+=("$nodes" "$sw")
+  done
+  mapfile -t lists < <(printf '%s\n' "${lists[@]}" | canon_lists)
   for i in "${!T_NAMES[@]}"; do
     name=${T_NAMES[i]}
     T_NODES[$name]=${lists[2 * i]:-}
@@ -85,27 +85,43 @@ load_table() { # FILE -> T_NAMES, T_NODES[name], T_SWITCHES[name] (both canonica
   done
 }
 
-# Nodes below a switch: its own Nodes= or the union over its Switches= (what slurmctld prints).
+# Nodes below a switch into U: its own Nodes= or the union over its Switches=.
+declare -A U
 subtree_nodes() { # NAME DEPTH
-  local name=$1 depth=${2:-0} child
-  (( depth < 64 )) || return
-  if [[ -n ${T_NODES[$name]:-} ]]; then tr ',' '\n' <<<"${T_NODES[$name]}"; return; fi
-  for child in ${T_SWITCHES[$name]//,/ }; do subtree_nodes "$child" $(( depth + 1 )); done
+  local name=$1 depth=$2 x
+  (( depth < 64 )) || return 0
+  if [[ -n ${T_NODES[$name]:-} ]]; then
+    for x in ${T_NODES[$name]//,/ }; do U[$x]=1; done
+    return 0
+  fi
+  for x in ${T_SWITCHES[$name]//,/ }; do subtree_nodes "$x" $(( depth + 1 )); done
 }
 
 # One line per switch, sorted: "NAME nodes=a,b switches=c,d". For a file, internal switches get
 # the union of their subtree, which is what `scontrol show topology` reports for them.
 canon_topology() { # FILE from_file|from_scontrol
-  local name nodes
+  local name x
   load_table "$1"
   for name in "${T_NAMES[@]}"; do
+    printf '%s\t-\t\n' "$name"
     if [[ $2 == from_file && -z ${T_NODES[$name]} ]]; then
-      nodes=$(subtree_nodes "$name" | sort -u | paste -sd, -)
+      U=()
+      subtree_nodes "$name" 0
+      for x in "${!U[@]}"; do printf '%s\tn\t%s\n' "$name" "$x"; done
     else
-      nodes=${T_NODES[$name]}
+      for x in ${T_NODES[$name]//,/ }; do printf '%s\tn\t%s\n' "$name" "$x"; done
     fi
-    echo "$name nodes=$nodes switches=${T_SWITCHES[$name]}"
-  done | sort
+    for x in ${T_SWITCHES[$name]//,/ }; do printf '%s\ts\t%s\n' "$name" "$x"; done
+  done | sort -u | awk -F'\t' '
+    $1 != cur { if (cur != "") print cur " nodes=" n " switches=" s; cur = $1; n = ""; s = "" }
+    $2 == "n" { n = n (n == "" ? "" : ",") $3 }
+    $2 == "s" { s = s (s == "" ? "" : ",") $3 }
+    END { if (cur != "") print cur " nodes=" n " switches=" s }'
+}
+
+# Prints how `scontrol show topology` (SHOWN) differs from FILE; 0 when it does not.
+topology_diff() { # FILE SHOWN
+  diff <(canon_topology "$1" from_file) <(canon_topology "$2" from_scontrol)
 }
 
 # --- slurmctld's verdict -----------------------------------------------------------------------
@@ -116,8 +132,10 @@ NO_ROOT_LOG='no switch can reach all nodes'
 
 # The nodes a topology file names, one per line (after load_table).
 table_nodes() {
-  local name
-  for name in "${T_NAMES[@]}"; do tr ',' '\n' <<<"${T_NODES[$name]}"; done | sed '/^$/d' | sort -u
+  local name x
+  for name in "${T_NAMES[@]}"; do
+    for x in ${T_NODES[$name]//,/ }; do echo "$x"; done
+  done | sort -u
 }
 
 CHECK_WHY=""
@@ -147,8 +165,7 @@ check_topology() {
 
   problems=$(grep -E "$BAD_LOG" "$dir/slurm/slurmctld.log" | sed 's/^\[[^]]*\] //' | head -n 5)
   if [[ -n $problems ]]; then CHECK_WHY="slurmctld log: $(tr '\n' ' ' <<<"$problems")"; return 1; fi
-  diff <(canon_topology "$topo" from_file) <(canon_topology "$dir/shown" from_scontrol) >"$dir/diff"
-  if [[ -s $dir/diff ]]; then
+  if ! topology_diff "$topo" "$dir/shown" >"$dir/diff"; then
     CHECK_WHY="scontrol show topology differs from the file: $(head -c 600 "$dir/diff" | tr '\n' ' ')"
     return 1
   fi
@@ -202,7 +219,9 @@ emit_case "topograph/example-bad.out (no switches)" refuse "$fabrics/topograph/e
 emit_case "topograph/example.out" accept "$fabrics/topograph/example.out"
 emit_case "psmn_x5/X5.topofile + X5.map" accept "$fabrics/psmn_x5/X5.topofile" \
   --node-name-map "$fabrics/psmn_x5/X5.map"
-for n in 1 2 3 4; do
+# 1.topo (`man ibnetdiscover`) names no host at all: its 4 HCAs say "MT23108 InfiniHost ...".
+emit_case "ibtopotool_tests/1.topo (no host names)" either "$fabrics/ibtopotool_tests/1.topo"
+for n in 2 3 4; do
   emit_case "ibtopotool_tests/$n.topo" accept "$fabrics/ibtopotool_tests/$n.topo"
 done
 emit_case "superbench/ib_traffic_topo_aware_ibnetdiscover.txt" accept \
@@ -273,6 +292,35 @@ must_be_flagged "control: node under no switch is flagged" "$controls/good.conf"
   "$controls/extra.nodes"
 must_be_flagged "control: slurm-superpod_circe (real, node under two leaves)" \
   "$fabrics/topology_conf/slurm-superpod_circe.topology.conf" 'Multiple leaf switches contain nodes'
+new_case_dir
+name="control: the comparison notices a node slurmctld dropped"
+if slurm_env_start "$dir/slurm" "$controls/ghost.nodes" "$controls/ghost.conf" 2>"$dir/start.err"; then
+  slurm_env_topology >"$dir/shown"
+  if topology_diff "$controls/ghost.conf" "$dir/shown" >"$dir/diff"; then fail "$name" "no difference found"
+  else pass "$name" "$(grep -m1 '^<' "$dir/diff")"; fi
+else
+  fail "$name" "slurmctld did not start: $(head -n 2 "$dir/start.err")"
+fi
+slurm_env_stop
+
+# Emulated slurmd (MULTIPLE_SLURMD): 2 nodes must be placed on one leaf of good.conf.
+new_case_dir
+name="control: 4 emulated slurmd, salloc -N 2 stays on one leaf"
+if ! slurm_env_start "$dir/slurm" "$controls/ghost.nodes" "$controls/good.conf" 2>"$dir/start.err"; then
+  fail "$name" "slurmctld did not start: $(head -n 2 "$dir/start.err")"
+elif ! slurm_env_start_slurmd n1 n2 n3 n4 2>"$dir/slurmd.err"; then
+  fail "$name" "$(head -n 2 "$dir/slurmd.err")"
+elif ! timeout 30 salloc --no-shell --immediate=10 --exclusive -N 2 >"$dir/salloc.out" 2>&1; then
+  fail "$name" "salloc: $(tr '\n' ' ' <"$dir/salloc.out")"
+else
+  placed=$(squeue -h -o %N | head -n 1)
+  case $placed in
+    "n[1-2]" | "n[3-4]") pass "$name" "placed on $placed" ;;
+    *) fail "$name" "placed on '$placed', expected n[1-2] or n[3-4]" ;;
+  esac
+fi
+slurm_env_stop
+
 new_case_dir
 if check_topology "$fabrics/topology_conf/maatthias_slurm-cluster.topology.conf" "$dir"; then
   pass "control: maatthias_slurm-cluster (real, 4 separate roots) is clean" "$CHECK_WHY"

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The README's first command: install the Debian packages, build slurmtopo, and run it on the
+# bundled sample SuperPOD (samples/README.md). Safe to run again: installed packages are a
+# no-op for apt-get, the build is incremental, and an unchanged topology.conf is left alone.
+#
+#   scripts/quickstart.sh            (Debian 12 / Ubuntu 24.04; uses sudo when not root)
+#   SKIP_APT=1 scripts/quickstart.sh (the packages are already there)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+# The same list as .ci/run: the build, and what the integration tests run.
+packages=(
+  cmake ninja-build g++ pkg-config
+  libibnetdisc-dev libibumad-dev libibmad-dev libboost-graph-dev libhwloc-dev libyaml-cpp-dev
+  libcli11-dev libbenchmark-dev doctest-dev nlohmann-json3-dev
+  infiniband-diags ibsim-utils opensm libumad2sim0
+  slurmctld slurmd slurm-client munge
+  hwloc
+)
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if [[ ${SKIP_APT:-0} != 1 ]]; then
+  sudo=()
+  (( EUID == 0 )) || sudo=(sudo)
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if (( ${#missing[@]} )); then
+    step "installing ${#missing[@]} Debian packages: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    # Keep the packages' postinst from starting system munge/slurmctld/slurmd: the tests start
+    # their own (policy-rc.d exit 101 = "action forbidden"). An existing policy is left alone.
+    policy=/usr/sbin/policy-rc.d
+    if [[ ! -e $policy ]]; then
+      trap '"${sudo[@]}" rm -f "$policy"' EXIT
+      printf '#!/bin/sh\nexit 101\n' | "${sudo[@]}" tee "$policy" >/dev/null
+      "${sudo[@]}" chmod 755 "$policy"
+    fi
+    "${sudo[@]}" apt-get update
+    "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" </dev/null
+  else
+    step "Debian packages: all ${#packages[@]} installed"
+  fi
+fi
+
+step "building slurmtopo (cmake -G Ninja, build/)"
+cmake -S . -B build -G Ninja
+ninja -C build slurmtopo
+slurmtopo=build/slurmtopo
+
+fabric=samples/superpod-4su.topo
+step "what slurmtopo sees in $fabric (4 SUs x 16 DGX x 8 rails, with faults)"
+"$slurmtopo" inspect --fabric "$fabric"
+
+step "topology.conf for Slurm from the same fabric, the site config and slurm.conf"
+mkdir -p out
+"$slurmtopo" emit topology --fabric "$fabric" --config samples/site.yaml \
+  --slurm-conf samples/slurm.conf -o out/topology.conf
+
+step "done"
+cat <<EOF
+  slurmtopo         $PWD/$slurmtopo
+  topology.conf     $PWD/out/topology.conf (the previous one, if it changed, is kept as .bak)
+  sample inputs     $PWD/samples (README.md says how each was made)
+Next: $slurmtopo inspect --fabric $fabric --json
+      $slurmtopo emit topology --fabric $fabric --diff out/topology.conf
+EOF

@@ -1,0 +1,67 @@
+// `slurmtopo inspect`: the summary an admin reads, the JSON an automation parses, and the
+// snapshot that lets every command run offline.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/cli/cli_test_support.h"
+
+using namespace slurmtopo::testing;
+
+namespace {
+const std::string kPublic = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/";
+}
+
+TEST_CASE("inspect --json: counts, groups and anomalies an automation can rely on") {
+  Scratch s;
+  Run gen = run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 --radix 16 --sharp -o " + s.path("f.topo"));
+  REQUIRE_MESSAGE(gen.code == 0, gen.output);
+  Run r = run("inspect --json --fabric " + s.path("f.topo"));
+  REQUIRE(r.code == 0);
+  auto j = nlohmann::json::parse(r.output);
+  CHECK(j["hosts"] == 8);
+  CHECK(j["groups"].size() == 2);
+  CHECK(j["groups"][0]["name"] == "su1");
+  CHECK(j["groups"][0]["nodes"] == "dgx[001-004]");
+  CHECK(j["groups"][0]["leaves"].size() == 4);
+  CHECK(j["fabrics"][0]["aggregation_nodes"] > 0);
+  CHECK(j["rails"].size() == 4);
+  CHECK(j["anomalies"].empty());
+}
+
+TEST_CASE("inspect --save: the snapshot reads back through --fabric to the same topology.conf") {
+  Scratch s;
+  REQUIRE(run("generate fattree --levels 3 --radix 8 --sharp -o " + s.path("f.topo")).code == 0);
+  REQUIRE(run("inspect --fabric " + s.path("f.topo") + " --save " + s.path("snap.json")).code == 0);
+  Run direct = run("emit topology --fabric " + s.path("f.topo") + " -o " + s.path("a.conf"));
+  Run offline = run("emit topology --fabric " + s.path("snap.json") + " -o " + s.path("b.conf"));
+  REQUIRE(direct.code == 0);
+  REQUIRE_MESSAGE(offline.code == 0, offline.output);
+  // Same model, same switches and nodes; only the regenerate command names another file.
+  auto body = [](std::string t) { return t.substr(t.find("# level 1")); };
+  CHECK(body(s.read("a.conf")) == body(s.read("b.conf")));
+}
+
+TEST_CASE("inspect: two subnets stay two fabrics with their own roots") {
+  Scratch s;
+  REQUIRE(run("generate fattree --radix 8 --host-prefix gpu -o " + s.path("ib0.topo")).code == 0);
+  REQUIRE(run("generate fattree --radix 8 --host-prefix cpu -o " + s.path("ib1.topo")).code == 0);
+  Run r = run("emit topology --fabric " + s.path("ib0.topo") + " --fabric " + s.path("ib1.topo"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("2 roots") != std::string::npos);
+  CHECK(r.output.find("no switch can reach all nodes") == std::string::npos);  // intended, not warned
+  // Both generated fabrics name their switches alike: each is prefixed with its fabric.
+  CHECK(r.output.find("SwitchName=ib0-leaf001 ") != std::string::npos);
+  CHECK(r.output.find("SwitchName=ib1-leaf001 ") != std::string::npos);
+}
+
+TEST_CASE("inspect: the X5 dump needs its GUID map to name any host") {
+  if (!std::filesystem::exists(kPublic + "psmn_x5/X5.topofile")) {
+    MESSAGE("skipped: ../shared/fabrics/public is absent");
+    return;
+  }
+  Run bare = run("inspect --fabric " + kPublic + "psmn_x5/X5.topofile");
+  CHECK(bare.output.find("hosts: 0 in 0 groups; 89 HCAs unresolved") != std::string::npos);
+  Run mapped = run("inspect --fabric " + kPublic + "psmn_x5/X5.topofile --node-name-map " + kPublic + "psmn_x5/X5.map");
+  CHECK(mapped.output.find("hosts: 86 in 6 groups; 3 HCAs unresolved") != std::string::npos);
+}
