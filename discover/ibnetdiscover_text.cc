@@ -163,13 +163,13 @@ struct PortLine {
 // (GUID, port), since a node-based map would allocate once per cable.
 class CableIndex {
  public:
-  explicit CableIndex(size_t expected) { rehash(std::bit_ceil(std::max<size_t>(expected * 2, 64))); }
+  explicit CableIndex(size_t expected) { rehash(std::bit_ceil(std::max<size_t>(expected + expected / 2, 64))); }
 
   // The link whose far end is (guid, port), or kNone.
   size_t find(uint64_t guid, int port) const {
     for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
       const Entry& e = slots_[i];
-      if (e.link == kNone) return kNone;
+      if (e.link == kEmpty) return kNone;
       if (e.guid == guid && e.port == port) return e.link;
     }
   }
@@ -177,9 +177,9 @@ class CableIndex {
     if (2 * (used_ + 1) > slots_.size()) rehash(slots_.size() * 2);
     for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
       Entry& e = slots_[i];
-      if (e.link == kNone) ++used_;
-      if (e.link == kNone || (e.guid == guid && e.port == port)) {
-        e = {guid, port, link};
+      if (e.link == kEmpty) ++used_;
+      if (e.link == kEmpty || (e.guid == guid && e.port == port)) {
+        e = {guid, static_cast<uint32_t>(port), static_cast<uint32_t>(link)};
         return;
       }
     }
@@ -188,10 +188,11 @@ class CableIndex {
   static constexpr size_t kNone = std::numeric_limits<size_t>::max();
 
  private:
-  struct Entry {
+  static constexpr uint32_t kEmpty = std::numeric_limits<uint32_t>::max();
+  struct Entry {  // 16 bytes: the table is the parser's largest temporary
     uint64_t guid = 0;
-    int port = 0;
-    size_t link = kNone;
+    uint32_t port = 0;
+    uint32_t link = kEmpty;
   };
   size_t slot(uint64_t guid, int port) const {
     uint64_t h = (guid ^ (static_cast<uint64_t>(port) << 56)) * 0x9E3779B97F4A7C15ull;
@@ -203,7 +204,7 @@ class CableIndex {
     mask_ = size - 1;
     used_ = 0;
     for (const Entry& e : old)
-      if (e.link != kNone) insert(e.guid, e.port, e.link);
+      if (e.link != kEmpty) insert(e.guid, static_cast<int>(e.port), e.link);
   }
   std::vector<Entry> slots_;
   size_t mask_ = 0;
@@ -346,7 +347,7 @@ class DumpParser {
   }
 
   // "S-0008f10400410015" (quotes included); the letter gives the kind of a peer.
-  void read_node_name(Cursor& c, uint64_t& guid, NodeKind& kind) {
+  void read_node_name(Cursor& c, uint64_t& guid, NodeKind& kind) const {
     const char* start = c.pos();
     if (!c.eat('"')) fail("a node name \"S-<guid>\", \"H-<guid>\" or \"R-<guid>\"", c.rest());
     switch (c.peek()) {
@@ -361,7 +362,7 @@ class DumpParser {
            {start, size_t(c.end() - start)});
   }
 
-  int read_port(Cursor& c, const char* what) {
+  int read_port(Cursor& c, const char* what) const {
     const char* start = c.pos();
     int64_t port = -1;
     if (!c.eat('[') || (port = c.decimal(255)) < 0 || !c.eat(']'))
@@ -374,13 +375,13 @@ class DumpParser {
     return static_cast<int>(port);
   }
 
-  bool read_port_guid(Cursor& c, uint64_t& guid) {
+  bool read_port_guid(Cursor& c, uint64_t& guid) const {
     if (!c.eat('(')) return false;
     if (!c.hex64(guid) || !c.eat(')')) fail("a port GUID \"(hex)\"", c.rest());
     return true;
   }
 
-  uint16_t read_lid(Cursor& c) {
+  uint16_t read_lid(Cursor& c) const {
     c.skip_blanks();
     int64_t lid = c.decimal(65535);
     if (lid < 0) fail("a LID (0-65535) after \"lid\"", c.rest());
@@ -389,7 +390,7 @@ class DumpParser {
 
   // The node description: from the opening quote to the LAST quote on the line, since
   // descriptions may hold quotes, '#' and ';' but nothing after them does.
-  std::string_view read_description(Cursor& c) {
+  std::string_view read_description(Cursor& c) const {
     const char* open = c.pos();
     const char* close = c.end();
     while (close > open + 1 && close[-1] != '"') --close;
@@ -590,7 +591,7 @@ class DumpParser {
   };
   std::vector<LineRef> link_lines_;  // where each link was first printed
   size_t line_start_ = 0;            // offset of the line being parsed
-  CableIndex cables_{text_.size() / 200};
+  CableIndex cables_{text_.size() / 240};
 };
 
 }  // namespace

@@ -144,7 +144,7 @@ _slurm_env_start_munged() {
 
 slurm_env_start() { # DIR NODELIST_FILE TOPOLOGY_CONF
   if (( $# != 3 )); then _slurm_env_err "usage: slurm_env_start DIR NODELIST_FILE TOPOLOGY_CONF"; return 2; fi
-  local dir=$1 nodelist=$2 topo=$3 attempt ctld_port port_base deadline line
+  local dir=$1 nodelist=$2 topo=$3 port_base deadline line
   if [[ -n $SLURM_ENV_CTLD_PID ]]; then _slurm_env_err "already started; call slurm_env_stop first"; return 2; fi
   [[ -r $nodelist ]] || { _slurm_env_err "cannot read node list $nodelist"; return 2; }
   [[ -r $topo ]] || { _slurm_env_err "cannot read topology file $topo"; return 2; }
@@ -174,11 +174,10 @@ slurm_env_start() { # DIR NODELIST_FILE TOPOLOGY_CONF
   fi
   export SLURM_CONF=$SLURM_ENV_DIR/slurm.conf
 
-  for attempt in 1 2 3; do
+  for _ in 1 2 3; do
+    # slurmctld's port, then one slurmd port per node
     port_base=$(_slurm_env_pick_ports $(( ${#SLURM_ENV_NODES[@]} + 1 ))) || return 1
-    ctld_port=$port_base
-    SLURM_ENV_CTLD_PORT=$ctld_port
-    _slurm_env_write_conf "$ctld_port" $(( port_base + 1 ))
+    _slurm_env_write_conf "$port_base" $(( port_base + 1 ))
     : >"$SLURM_ENV_DIR/slurmctld.log"
     # -c: ignore any saved state; -D: foreground, so $! is slurmctld itself.
     slurmctld -D -c -f "$SLURM_CONF" >"$SLURM_ENV_DIR/slurmctld.out" 2>&1 &
@@ -187,7 +186,8 @@ slurm_env_start() { # DIR NODELIST_FILE TOPOLOGY_CONF
     deadline=$(( SECONDS + ${SLURM_ENV_TIMEOUT:-30} ))
     while (( SECONDS < deadline )); do
       if ! _slurm_env_alive "$SLURM_ENV_CTLD_PID"; then break; fi
-      if scontrol ping 2>/dev/null | grep -q 'is UP'; then return 0; fi
+      # timeout: if another program holds the port, scontrol would wait 10 s for its answer.
+      if timeout 3 scontrol ping 2>/dev/null | grep -q 'is UP'; then return 0; fi
       sleep 0.05
     done
     if _slurm_env_alive "$SLURM_ENV_CTLD_PID"; then

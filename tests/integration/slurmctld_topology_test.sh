@@ -14,14 +14,15 @@ repo=$(cd "$here/../.." && pwd)
 fabrics=$(dirname "$repo")/shared/fabrics/public
 
 skip() { echo "SKIP: $*"; exit 77; }
-command -v slurmctld >/dev/null && command -v scontrol >/dev/null || skip "slurmctld/scontrol not installed"
-command -v munged >/dev/null || skip "munge not installed"
+for tool in slurmctld slurmd scontrol munged mungekey; do
+  command -v "$tool" >/dev/null || skip "$tool not installed"
+done
 (( EUID == 0 )) || skip "needs root (slurmctld runs with SlurmUser=root)"
 [[ -d $fabrics ]] || skip "$fabrics not found (the shared fabrics beside the repo)"
 [[ -x $SLURMTOPO ]] || { echo "FAIL: $SLURMTOPO is not an executable"; exit 1; }
 SLURMTOPO=$(cd "$(dirname "$SLURMTOPO")" && pwd)/$(basename "$SLURMTOPO")
 
-# shellcheck source=slurm_env.sh
+# shellcheck source-path=SCRIPTDIR
 source "$here/slurm_env.sh"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/slurmctld_topology_test.XXXXXX")
 chmod 755 "$WORK" # munged wants o+x on every directory above its socket
@@ -126,7 +127,7 @@ topology_diff() { # FILE SHOWN
 
 # --- slurmctld's verdict -----------------------------------------------------------------------
 
-# Log lines that mean slurmctld disagrees with a topology.conf (22.05 wording, see README.md).
+# Log lines that mean slurmctld disagrees with a topology.conf (22.05.8 wording, each seen here).
 BAD_LOG='Invalid hostnames in switch configuration|switches lack access|Multiple leaf switches contain nodes|not a tree|invalid child|already been defined|neither child switches nor nodes|both child switches and nodes|No switches configured|lookup failure for node|fatal'
 NO_ROOT_LOG='no switch can reach all nodes'
 
@@ -194,7 +195,7 @@ emit_case() {
   rc=$?
   if (( rc == 2 )); then
     if [[ -n $(ls -A "$dir/out") ]]; then
-      fail "$name" "exit 2 but wrote $(ls -A "$dir/out" | tr '\n' ' ')"
+      fail "$name" "exit 2 but wrote $(find "$dir/out" -mindepth 1 -printf '%f ')"
     elif [[ ! -s $dir/emit.err ]]; then
       fail "$name" "exit 2 without saying why on stderr"
     elif [[ $expect == accept ]]; then
@@ -278,7 +279,7 @@ printf 'SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4]\nSwitchName=a Swi
 printf 'SwitchName=s1 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\nSwitchName=top Switches=s1\n' >"$controls/dup.conf"
 printf 'SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4],ghost1\nSwitchName=top Switches=s[1-2]\n' \
   >"$controls/ghost.conf"
-printf 'n[1-4]\n' >"$controls/ghost.nodes"
+printf 'n[1-4]\n' >"$controls/four.nodes"
 printf 'SwitchName=s1 Nodes=n[1-2]\nSwitchName=s2 Nodes=n[3-4]\nSwitchName=top Switches=s[1-2]\n' >"$controls/good.conf"
 printf 'n[1-5]\n' >"$controls/extra.nodes"
 
@@ -287,14 +288,14 @@ must_fail_start "control: duplicate SwitchName is fatal" "$controls/dup.conf" 'f
 must_fail_start "control: psmn_x5/X5.topology.conf (real, has a cycle)" "$fabrics/psmn_x5/X5.topology.conf" \
   'fatal: Switch configuration is not a tree'
 must_be_flagged "control: node not in slurm.conf is flagged" "$controls/ghost.conf" \
-  'Invalid hostnames in switch configuration' "$controls/ghost.nodes"
+  'Invalid hostnames in switch configuration' "$controls/four.nodes"
 must_be_flagged "control: node under no switch is flagged" "$controls/good.conf" 'switches lack access' \
   "$controls/extra.nodes"
 must_be_flagged "control: slurm-superpod_circe (real, node under two leaves)" \
   "$fabrics/topology_conf/slurm-superpod_circe.topology.conf" 'Multiple leaf switches contain nodes'
 new_case_dir
 name="control: the comparison notices a node slurmctld dropped"
-if slurm_env_start "$dir/slurm" "$controls/ghost.nodes" "$controls/ghost.conf" 2>"$dir/start.err"; then
+if slurm_env_start "$dir/slurm" "$controls/four.nodes" "$controls/ghost.conf" 2>"$dir/start.err"; then
   slurm_env_topology >"$dir/shown"
   if topology_diff "$controls/ghost.conf" "$dir/shown" >"$dir/diff"; then fail "$name" "no difference found"
   else pass "$name" "$(grep -m1 '^<' "$dir/diff")"; fi
@@ -306,7 +307,7 @@ slurm_env_stop
 # Emulated slurmd (MULTIPLE_SLURMD): 2 nodes must be placed on one leaf of good.conf.
 new_case_dir
 name="control: 4 emulated slurmd, salloc -N 2 stays on one leaf"
-if ! slurm_env_start "$dir/slurm" "$controls/ghost.nodes" "$controls/good.conf" 2>"$dir/start.err"; then
+if ! slurm_env_start "$dir/slurm" "$controls/four.nodes" "$controls/good.conf" 2>"$dir/start.err"; then
   fail "$name" "slurmctld did not start: $(head -n 2 "$dir/start.err")"
 elif ! slurm_env_start_slurmd n1 n2 n3 n4 2>"$dir/slurmd.err"; then
   fail "$name" "$(head -n 2 "$dir/slurmd.err")"
