@@ -13,6 +13,7 @@
 #include "discover/ibnetdiscover_text.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -25,12 +26,18 @@ namespace {
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+// Hex digit values, -1 for anything else: GUIDs are most of a dump's digits, and a table
+// beats three range tests per character.
+constexpr std::array<int8_t, 256> kHexDigit = [] {
+  std::array<int8_t, 256> t{};
+  t.fill(-1);
+  for (int c = '0'; c <= '9'; ++c) t[c] = static_cast<int8_t>(c - '0');
+  for (int c = 'a'; c <= 'f'; ++c) t[c] = static_cast<int8_t>(c - 'a' + 10);
+  for (int c = 'A'; c <= 'F'; ++c) t[c] = static_cast<int8_t>(c - 'A' + 10);
+  return t;
+}();
+
+int hex_digit(char c) { return kHexDigit[static_cast<unsigned char>(c)]; }
 
 // What an error message shows of the text it could not read: short, and printable.
 std::string snippet(std::string_view rest) {
@@ -97,11 +104,10 @@ class Cursor {
     uint64_t v = 0;
     int d;
     while (q < end_ && (d = hex_digit(*q)) >= 0) {
-      if (q - p_ == 16) return false;
       v = v << 4 | static_cast<uint64_t>(d);
       ++q;
     }
-    if (q == p_) return false;
+    if (q == p_ || q - p_ > 16) return false;
     p_ = q;
     value = v;
     return true;
@@ -119,15 +125,27 @@ class Cursor {
   const char* end_;
 };
 
+// The one keyword read in comments; compared by hand as it is tested on every word.
+bool is_lid(std::string_view w) { return w.size() == 3 && w[0] == 'l' && w[1] == 'i' && w[2] == 'd'; }
+
 // Speed names as ibnetdiscover prints them; "???" is its own word for a speed it cannot name.
+// Dispatched on the first letter: this runs once per port line.
 bool read_speed(std::string_view name, LinkSpeed& speed) {
-  static constexpr std::pair<std::string_view, LinkSpeed> kNames[] = {
-      {"SDR", LinkSpeed::SDR}, {"DDR", LinkSpeed::DDR},     {"QDR", LinkSpeed::QDR},
-      {"FDR", LinkSpeed::FDR}, {"FDR10", LinkSpeed::FDR10}, {"EDR", LinkSpeed::EDR},
-      {"HDR", LinkSpeed::HDR}, {"NDR", LinkSpeed::NDR},     {"XDR", LinkSpeed::XDR},
-      {"???", LinkSpeed::Unknown}};
-  for (const auto& [text, value] : kNames)
-    if (name == text) return speed = value, true;
+  auto is = [&](const char* text) { return name == text; };
+  if (name.size() < 3) return false;
+  switch (name[0]) {
+    case 'S': return is("SDR") && (speed = LinkSpeed::SDR, true);
+    case 'D': return is("DDR") && (speed = LinkSpeed::DDR, true);
+    case 'Q': return is("QDR") && (speed = LinkSpeed::QDR, true);
+    case 'F':
+      if (is("FDR")) return speed = LinkSpeed::FDR, true;
+      return is("FDR10") && (speed = LinkSpeed::FDR10, true);
+    case 'E': return is("EDR") && (speed = LinkSpeed::EDR, true);
+    case 'H': return is("HDR") && (speed = LinkSpeed::HDR, true);
+    case 'N': return is("NDR") && (speed = LinkSpeed::NDR, true);
+    case 'X': return is("XDR") && (speed = LinkSpeed::XDR, true);
+    case '?': return is("???") && (speed = LinkSpeed::Unknown, true);
+  }
   return false;
 }
 
@@ -226,6 +244,13 @@ void merge_other_end(Link& first, const Link& other) {
     first.speed = other.speed;
 }
 
+// Up to the first blank (find_first_of would call memchr once per character).
+std::string_view first_word(std::string_view line) {
+  size_t n = 0;
+  while (n < line.size() && !is_blank(line[n])) ++n;
+  return line.substr(0, n);
+}
+
 bool is_diagnostic(std::string_view line) {
   // ibnetdiscover's stderr mixed into the dump: "src/query_smp.c:195; umad (DR path ...) bad
   // status 110; ...", "ibwarn: [1234] ...", "ibnetdiscover: iberror: ...".
@@ -234,7 +259,7 @@ bool is_diagnostic(std::string_view line) {
     return true;
   if (line.find("umad") != std::string_view::npos) return true;
   size_t c = line.find(".c:");
-  return c != std::string_view::npos && c > 0 && line.find_first_of(" \t") > c;
+  return c != std::string_view::npos && c > 0 && first_word(line).size() > c;
 }
 
 // Lines of `ibnetdiscover -g` (chassis grouping) that carry no node or cable of their own.
@@ -300,13 +325,14 @@ class DumpParser {
       case '#': return;   // the "# Topology file" header and -g section titles
     }
     std::string_view rest = c.rest();
-    size_t eq = rest.find('=');
-    size_t blank = rest.find_first_of(" \t");
-    if (eq != std::string_view::npos && eq < blank) return parse_id_line(rest.substr(0, eq), c, eq);
-    std::string_view first = rest.substr(0, blank);
-    if (first == "Switch") return parse_node_header(c, NodeKind::Switch, first.size());
-    if (first == "Ca") return parse_node_header(c, NodeKind::Ca, first.size());
-    if (first == "Rt") return parse_node_header(c, NodeKind::Router, first.size());
+    for (auto [word, kind] : {std::pair{std::string_view("Switch"), NodeKind::Switch},
+                              std::pair{std::string_view("Ca"), NodeKind::Ca},
+                              std::pair{std::string_view("Rt"), NodeKind::Router}})
+      if (rest.size() > word.size() && rest.starts_with(word) && is_blank(rest[word.size()]))
+        return parse_node_header(c, kind, word.size());
+    std::string_view first = first_word(rest);
+    size_t eq = first.find('=');
+    if (eq != std::string_view::npos) return parse_id_line(rest.substr(0, eq), c, eq);
     if (is_grouping(first)) return;
     if (is_diagnostic(rest)) {
       fabric_.partial.push_back(file_ + ":" + std::to_string(line_no_) +
@@ -368,7 +394,7 @@ class DumpParser {
     if (!c.eat('[') || (port = c.decimal(255)) < 0 || !c.eat(']'))
       fail(std::string(what) + " \"[N]\" with N in 0-255", {start, size_t(c.end() - start)});
     // -g prints the front-panel number of director ports: "[7][ext 13]".
-    if (c.eat("[ext")) {
+    if (c.peek() == '[' && c.eat("[ext")) {
       c.skip_blanks();
       if (c.decimal(255) < 0 || !c.eat(']')) fail("an external port number \"[ext N]\"", c.rest());
     }
@@ -419,7 +445,7 @@ class DumpParser {
     // Then "enhanced port 0 lid 73 lmc 0" for switches, possibly " (scp)" for CAs; only the
     // switch LID matters and the rest is skipped so that new fields do not break old readers.
     for (std::string_view w = c.word(); !w.empty(); w = c.word())
-      if (w == "lid") node.lid = read_lid(c);
+      if (is_lid(w)) node.lid = read_lid(c);
     fabric_.nodes.push_back(std::move(node));
     node_lines_.push_back(line_no_);
     current_ = fabric_.nodes.size() - 1;
@@ -484,13 +510,13 @@ class DumpParser {
     if (open < c.end()) {
       Cursor local(std::string_view(c.pos(), open - c.pos()));
       for (std::string_view w = local.word(); !w.empty(); w = local.word())
-        if (w == "lid") link.a.lid = read_lid(local);
+        if (is_lid(w)) link.a.lid = read_lid(local);
       c.seek(open);
       description = read_description(c);
     }
     bool have_link = false;
     for (std::string_view w = c.word(); !w.empty(); w = c.word()) {
-      if (w == "lid") {
+      if (is_lid(w)) {
         link.b.lid = read_lid(c);
       } else if (!have_link) {
         switch (read_link_word(w, link.width, link.speed)) {

@@ -50,6 +50,15 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
   for (const auto& g : cluster.groups) components.insert(g.component);
   options.expected_roots = static_cast<int>(components.size());
   plan.check = check_topology(parse_topology_conf(plan.text, "topology.conf"), options);
+  if (cluster.hosts.empty()) {
+    // The usual cause of an empty file: HCAs with factory descriptions, no name map given.
+    int unresolved = 0;
+    for (const auto& h : cluster.hcas) unresolved += !h.unresolved.empty();
+    if (unresolved)
+      plan.check.errors.insert(plan.check.errors.begin(),
+                               {0, "no HCA has a usable host name (" + std::to_string(unresolved) +
+                                       " unresolved): give --node-name-map FILE, or host_regex in --config"});
+  }
   return plan;
 }
 

@@ -154,3 +154,41 @@ TEST_CASE("emit topology: --diff says what changes; --nodes restricts and report
   CHECK(r.output.find("1 fabric hosts not in Slurm, left out: gpu004") != std::string::npos);
   CHECK(r.output.find("SwitchName=leaf02 Nodes=gpu003\n") != std::string::npos);
 }
+
+TEST_CASE("emit topology: site.yaml excludes storage hosts and sets the expected link") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string site = s.write("site.yaml",
+                             "exclude_hosts: ['gpu004']\n"
+                             "expected_link: 4xXDR\n");
+  Run r = run("emit topology --fabric " + fabric + " --config " + site);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("SwitchName=leaf02 Nodes=gpu003\n") != std::string::npos);
+  Run i = run("inspect --fabric " + fabric + " --config " + site);
+  CHECK(i.output.find("degraded-link") != std::string::npos);  // NDR where XDR was bought
+}
+
+TEST_CASE("emit topology: --slurm-conf restricts to the NodeName lines, Include followed") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  s.write("nodes.conf", "NodeName=gpu[003-004] CPUs=8\n");
+  std::string conf = s.write("slurm.conf", "ClusterName=t\nNodeName=DEFAULT CPUs=8\nNodeName=gpu001\nInclude nodes.conf\n");
+  Run r = run("emit topology --fabric " + fabric + " --slurm-conf " + conf);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("SwitchName=leaf01 Nodes=gpu001\n") != std::string::npos);
+  CHECK(r.output.find("SwitchName=leaf02 Nodes=gpu[003-004]\n") != std::string::npos);
+  CHECK(r.output.find("left out: gpu002") != std::string::npos);
+}
+
+TEST_CASE("emit topology: a fabric whose HCAs are all unnamed says what to give") {
+  Scratch s;
+  std::string text(kSmall);
+  for (const char* host : {"gpu001", "gpu002", "gpu003", "gpu004"})
+    for (size_t p; (p = text.find(std::string(host) + " mlx5_0")) != std::string::npos;)
+      text.replace(p, 13, "MT4129 ConnectX7   Mellanox Technologies");
+  std::string fabric = s.write("fabric.txt", text);
+  Run r = run("emit topology --fabric " + fabric + " -o " + s.path("t.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("no HCA has a usable host name (4 unresolved)") != std::string::npos);
+  CHECK_FALSE(s.exists("t.conf"));
+}
