@@ -184,20 +184,22 @@ class CableIndex {
   explicit CableIndex(size_t expected) { rehash(std::bit_ceil(std::max<size_t>(expected + expected / 2, 64))); }
 
   // The link whose far end is (guid, port), or kNone.
-  size_t find(uint64_t guid, int port) const {
+  size_t find(uint64_t guid, int port_number) const {
+    auto port = static_cast<uint32_t>(port_number);
     for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
       const Entry& e = slots_[i];
       if (e.link == kEmpty) return kNone;
       if (e.guid == guid && e.port == port) return e.link;
     }
   }
-  void insert(uint64_t guid, int port, size_t link) {
+  void insert(uint64_t guid, int port_number, size_t link) {
+    auto port = static_cast<uint32_t>(port_number);
     if (2 * (used_ + 1) > slots_.size()) rehash(slots_.size() * 2);
     for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
       Entry& e = slots_[i];
       if (e.link == kEmpty) ++used_;
       if (e.link == kEmpty || (e.guid == guid && e.port == port)) {
-        e = {guid, static_cast<uint32_t>(port), static_cast<uint32_t>(link)};
+        e = {guid, port, static_cast<uint32_t>(link)};
         return;
       }
     }
@@ -212,7 +214,7 @@ class CableIndex {
     uint32_t port = 0;
     uint32_t link = kEmpty;
   };
-  size_t slot(uint64_t guid, int port) const {
+  size_t slot(uint64_t guid, uint32_t port) const {
     uint64_t h = (guid ^ (static_cast<uint64_t>(port) << 56)) * 0x9E3779B97F4A7C15ull;
     return static_cast<size_t>(h >> 20) & mask_;
   }

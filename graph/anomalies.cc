@@ -111,7 +111,7 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
     const auto& peers = uplinks_by_component[s.component];
     int expected = site.expected_uplinks_per_leaf > 0 ? site.expected_uplinks_per_leaf
                                                       : (peers.size() > 1 ? most_common(peers) : 0);
-    if (s.uplinks < expected)
+    if (expected > 0 && s.uplinks != expected)
       c.anomalies.push_back({K::MissingUplinks, s.name,
                              std::to_string(s.uplinks) + " uplinks, expected " + std::to_string(expected)});
   }
