@@ -1,6 +1,7 @@
 // ibnetdiscover topology text → Fabric, by hand: a 65k-host dump is ~40 MB and the whole
 // pipeline has a 2 s budget, so each line is scanned once, left to right, without regexes,
-// and port lines (99% of the text) allocate nothing beyond their Link.
+// port lines (most of the text) allocate nothing beyond their Link, and each cable is merged
+// with its other end as soon as that is read.
 //
 // The grammar, as every rdma-core/OFED version since 2007 prints it (see the public dumps):
 //   vendid=0x2c9 / devid=0x.. / sysimgguid=0x.. / switchguid=0x..(portguid) / caguid= / rtguid=
@@ -192,16 +193,20 @@ class CableIndex {
       if (e.guid == guid && e.port == port) return e.link;
     }
   }
-  void insert(uint64_t guid, int port_number, size_t link) {
+  // Records `link` as the cable whose far end is (guid, port); if another cable already
+  // ends there, returns that one and records nothing.
+  size_t insert(uint64_t guid, int port_number, size_t link) {
     auto port = static_cast<uint32_t>(port_number);
     if (2 * (used_ + 1) > slots_.size()) rehash(slots_.size() * 2);
     for (size_t i = slot(guid, port);; i = (i + 1) & mask_) {
       Entry& e = slots_[i];
-      if (e.link == kEmpty) ++used_;
-      if (e.link == kEmpty || (e.guid == guid && e.port == port)) {
-        e = {guid, port, static_cast<uint32_t>(link)};
-        return;
+      if (e.link != kEmpty) {
+        if (e.guid == guid && e.port == port) return e.link;
+        continue;
       }
+      e = {guid, port, static_cast<uint32_t>(link)};
+      ++used_;
+      return kNone;
     }
   }
 
@@ -256,8 +261,7 @@ std::string_view first_word(std::string_view line) {
 bool is_diagnostic(std::string_view line) {
   // ibnetdiscover's stderr mixed into the dump: "src/query_smp.c:195; umad (DR path ...) bad
   // status 110; ...", "ibwarn: [1234] ...", "ibnetdiscover: iberror: ...".
-  if (line.starts_with("ibwarn") || line.starts_with("ibnetdiscover:") ||
-      line.starts_with("ibnetdisc") || line.starts_with("iberror"))
+  if (line.starts_with("ibwarn") || line.starts_with("ibnetdisc") || line.starts_with("iberror"))
     return true;
   if (line.find("umad") != std::string_view::npos) return true;
   size_t c = line.find(".c:");
@@ -269,6 +273,10 @@ bool is_grouping(std::string_view first_word) {
   return first_word == "Non-Chassis" || first_word == "Chassis" || first_word == "Hostname:" ||
          first_word == "Spine" || first_word == "Line";
 }
+
+constexpr const char* kAnyLine =
+    "a node header (Switch, Ca, Rt), a port line \"[N] ...\" or an id line (vendid=, devid=, "
+    "sysimgguid=, switchguid=, caguid=, rtguid=)";
 
 class DumpParser {
  public:
@@ -341,18 +349,14 @@ class DumpParser {
                                 ": the sweep reported an error: " + std::string(rest));
       return;
     }
-    fail("a node header (Switch, Ca, Rt), a port line \"[N] ...\" or an id line (vendid=, "
-         "devid=, sysimgguid=, switchguid=, caguid=, rtguid=)",
-         rest);
+    fail(kAnyLine, rest);
   }
 
   // vendid=0x2c9, devid=0xd2f2, sysimgguid=0x.., switchguid=0x..(portguid), caguid=, rtguid=
   void parse_id_line(std::string_view key, Cursor& c, size_t key_len) {
     static constexpr std::string_view kKeys[] = {"vendid", "devid", "sysimgguid", "switchguid", "caguid", "rtguid"};
     if (std::find(std::begin(kKeys), std::end(kKeys), key) == std::end(kKeys))
-      fail("a node header (Switch, Ca, Rt), a port line \"[N] ...\" or an id line (vendid=, devid=, "
-           "sysimgguid=, switchguid=, caguid=, rtguid=)",
-           c.rest());
+      fail(kAnyLine, c.rest());
     c.seek(c.pos() + key_len + 1);
     uint64_t value = 0;
     if (!c.eat("0x") || !c.hex64(value)) fail("a hex number 0x... after " + std::string(key) + "=", c.rest());
@@ -437,7 +441,7 @@ class DumpParser {
     if (ports < 0) fail("the port count after " + std::string(to_string(kind)), c.rest());
     node.num_ports = static_cast<int>(ports);
     c.skip_blanks();
-    NodeKind named_kind;
+    NodeKind named_kind;  // S-/H-/R- always matches the keyword in real dumps; the keyword rules
     read_node_name(c, node.guid, named_kind);
     c.skip_blanks();
     if (!c.eat('#')) fail("'# \"node description\"' after the node name", c.rest());
@@ -493,15 +497,26 @@ class DumpParser {
     return port;
   }
 
+  // Each cable is printed from both ends: the second time, merge into the first. A port that
+  // two lines cable to different places means a corrupt or spliced dump.
   void add_cable_end(const Link& link) {
     size_t first = cables_.find(link.a.guid, link.a.port);
     if (first != CableIndex::kNone) {
       Link& known = fabric_.links[first];
       if (known.a.guid == link.b.guid && known.a.port == link.b.port) return merge_other_end(known, link);
+      fail_at(line_no_, "expected " + end_name(link.a) + " to be cabled to " + end_name(known.a) + " as line " +
+                            std::to_string(link_lines_[first].line) + " says, found a cable to " + end_name(link.b));
     }
-    cables_.insert(link.b.guid, link.b.port, fabric_.links.size());
+    size_t other = cables_.insert(link.b.guid, link.b.port, fabric_.links.size());
+    if (other != CableIndex::kNone)
+      fail_at(line_no_, "expected one cable per port, but " + end_name(link.b) + " is also cabled to " +
+                            end_name(fabric_.links[other].a) + " at line " + std::to_string(link_lines_[other].line));
     fabric_.links.push_back(link);
     link_lines_.push_back({line_start_, line_no_});
+  }
+
+  static std::string end_name(const LinkEnd& end) {
+    return "0x" + guid_hex(end.guid) + "[" + std::to_string(end.port) + "]";
   }
 
   // Switch side: "<desc>" lid 647 4xNDR [s=4 w=2 v=4 e=4]

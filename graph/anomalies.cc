@@ -68,11 +68,14 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
   for (const auto& d : grouping.deviations) {
     const Host& h = c.hosts[d.host];
     reported[d.host] = true;
+    // One rail on a foreign leaf and one leaf of its own unit unreached: one crossed cable.
+    const bool swapped = d.foreign.size() == 1 && d.missing.size() == 1;
     for (int s : d.foreign)
       c.anomalies.push_back({K::MiscabledRail, h.name,
                              rail_on(c, h, s) + " is cabled to " + c.switches[s].name +
-                                 ", outside its unit (" + join_switches(c, grouping.group_leaves[d.group]) + ")"});
-    if (!d.missing.empty())
+                                 (swapped ? " instead of " + c.switches[d.missing.front()].name
+                                          : ", outside its unit (" + join_switches(c, grouping.group_leaves[d.group]) + ")")});
+    if (!d.missing.empty() && !swapped)
       c.anomalies.push_back({K::MissingRail, h.name,
                              "no cable to " + join_switches(c, d.missing) +
                                  " (the other hosts of its unit have one)"});

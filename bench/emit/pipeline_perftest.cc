@@ -1,6 +1,6 @@
 // The floor: parse + model + emit for a generated 3-level fat tree of 65,536 hosts
-// (k = 64) in under 2 s and 1 GB. Each stage on its own, then the whole pipeline from the
-// ibnetdiscover text in memory, for that tree and for the default rail-optimized SuperPOD
+// (k = 64) in under 2 s and 1 GB. The whole pipeline from the ibnetdiscover text in memory,
+// then each stage on its own, for that tree and for the default rail-optimized SuperPOD
 // (4 SUs x 32 DGX x 8 rails).
 //
 // Peak RSS: BM_Pipeline* resets the process's high-water mark (/proc/self/clear_refs "5")

@@ -140,7 +140,7 @@ TEST_CASE("emit topology: a file that would drop nodes is refused unless --force
   CHECK(s.read("topology.conf").find("gpu[003-004]") == std::string::npos);
 }
 
-TEST_CASE("emit topology: --diff says what changes; --nodes restricts and reports both ways") {
+TEST_CASE("emit topology: --diff says what changes, --nodes restricts and reports both ways") {
   Scratch s;
   std::string fabric = s.write("fabric.txt", kSmall);
   std::string old = s.write("old.conf", "SwitchName=leaf01 Nodes=gpu[001-003]\nSwitchName=leaf02 Nodes=gpu004\n"

@@ -497,3 +497,17 @@ TEST_CASE("ibnetdiscover bad inputs under tests/data/bad") {
     CHECK_THROWS_AS(parse(text.str()), InputError);
   }
 }
+
+TEST_CASE("ibnetdiscover bad: the two ends of a cable disagree") {
+  const std::string sw = "Switch\t36 \"S-00000000000000a1\"\t\t# \"leaf\" enhanced port 0 lid 1 lmc 0\n"
+                         "[1]\t\"H-00000000000000b1\"[1](b1) \t\t# \"h1\" lid 2 4xNDR\n";
+  // The CA says its port 1 goes elsewhere than the switch says.
+  InputError elsewhere = error_of(sw + "Ca\t1 \"H-00000000000000b1\"\t\t# \"h1\"\n"
+                                       "[1](b1) \t\"S-00000000000000a2\"[7]\t\t# lid 2 lmc 0 \"x\" lid 3 4xNDR\n");
+  CHECK(elsewhere.line() == 4);
+  CHECK(std::string(elsewhere.what()).find("as line 2 says") != std::string::npos);
+  // Two switch ports claim the same CA port.
+  InputError twice = error_of(sw + "[2]\t\"H-00000000000000b1\"[1](b1) \t\t# \"h1\" lid 2 4xNDR\n");
+  CHECK(twice.line() == 3);
+  CHECK(std::string(twice.what()).find("one cable per port") != std::string::npos);
+}

@@ -70,7 +70,7 @@ TEST_CASE("ibnetdiscover writer round-trips every public dump") {
                           "ibtopotool_tests/1.topo", "ibtopotool_tests/2.topo", "ibtopotool_tests/3.topo",
                           "ibtopotool_tests/4.topo", "superbench/ib_traffic_topo_aware_ibnetdiscover.txt",
                           "synthetic_fattree/k-4-n-3-Full.topo"}) {
-    CAPTURE(rel);
+    INFO("dump: " << rel);
     auto text = read_public(rel);
     if (!text) continue;
     Fabric first = parse_ibnetdiscover_text(*text, rel);
@@ -79,7 +79,10 @@ TEST_CASE("ibnetdiscover writer round-trips every public dump") {
     check_same_fabric(again, first);
     // Nodes without a block stay without one, so the partial notes about them come back.
     CHECK(again.partial.size() == first.partial.size() - (rel == std::string("ibtopotool_tests/3.topo")));
-    CHECK(write(again) == written);  // a fixed point
+    // A fixed point, apart from the partial notes (they name the line they came from).
+    first.partial.clear();
+    again.partial.clear();
+    CHECK(write(again) == write(first));
   }
 }
 

@@ -15,7 +15,7 @@ TEST_CASE("unit names: words shared by every member stay, varying ones become x"
   CHECK(unit_name({"A10-P1-IBSPINE-02", "B10-P1-IBSPINE-09"}, "") == "P1-IBSPINE");
 }
 
-TEST_CASE("unit names: one member keeps its name; no common word falls back to the first") {
+TEST_CASE("unit names: one member keeps its name, no common word falls back to the first") {
   CHECK(unit_name({"leaf07"}, "") == "leaf07");
   CHECK(unit_name({"leaf01", "leaf02"}, "") == "leaf01-x2");
 }

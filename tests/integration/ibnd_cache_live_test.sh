@@ -75,12 +75,21 @@ if [[ -n ${SLURMTOPO_SAVE_SAMPLES:-} ]]; then
 fi
 
 # Both files share a stem, so they get the same fabric name; only the path (source) differs.
+# The summary (--json) and the snapshot (--save: every node and cable field) must both agree.
 without_source='walk(if type == "object" then del(.source) else . end)'
-"$slurmtopo" inspect --fabric ibsim-small.cache --json | jq -S "$without_source" >cache.json
-"$slurmtopo" inspect --fabric ibsim-small.ibnetdiscover --json | jq -S "$without_source" >text.json
-[[ -s cache.json ]] || { echo "inspect printed nothing"; exit 1; }
-if ! diff -u text.json cache.json; then
-  echo "FAIL: the cache and the text of the same sweep differ"
-  exit 1
-fi
-echo "ok: cache and text agree ($(jq '[.. | objects | select(has("guid"))] | length' cache.json) objects with a guid)"
+for form in cache ibnetdiscover; do
+  "$slurmtopo" inspect --fabric "ibsim-small.$form" --json --save "snapshot-$form.json" |
+    jq -S "$without_source" >"inspect-$form.json"
+  jq -S "$without_source" "snapshot-$form.json" >"fabric-$form.json"
+done
+[[ -s inspect-cache.json && -s fabric-cache.json ]] || { echo "inspect printed nothing"; exit 1; }
+status=0
+for what in inspect fabric; do
+  if ! diff -u "$what-ibnetdiscover.json" "$what-cache.json"; then
+    echo "FAIL: $what of the cache and of the text of the same sweep differ"
+    status=1
+  fi
+done
+((status == 0)) || exit 1
+echo "ok: cache and text agree ($(jq '.fabrics[0].nodes | length' fabric-cache.json) nodes," \
+  "$(jq '.fabrics[0].links | length' fabric-cache.json) cables)"

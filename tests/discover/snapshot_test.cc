@@ -1,0 +1,189 @@
+// Snapshots: same fabric, same bytes; what is written reads back; what is wrong is named by
+// file and line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <tuple>
+
+#include "discover/ibnetdiscover_text.h"
+#include "discover/input_error.h"
+#include "discover/snapshot.h"
+
+using namespace slurmtopo;
+
+namespace {
+
+std::optional<Fabric> parse_public(const std::string& rel) {
+  std::ifstream in(SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/" + rel, std::ios::binary);
+  if (!in) {
+    MESSAGE("skipped: public dump " << rel << " not found under " SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/");
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  Fabric f = parse_ibnetdiscover_text(text.str(), rel);
+  f.name = "public";
+  return f;
+}
+
+Fabric tiny() {
+  Fabric f;
+  f.source = "tiny.topo";
+  f.name = "tiny";
+  f.nodes = {{NodeKind::Ca, 0x10, 0x13, "gpu001 \"mlx5_0\"", 1, 5, 0x2c9, 0x1021, false},
+             {NodeKind::Switch, 0x20, 0x20, "MF0;leaf01:MQM9700/U1", 65, 1, 0x2c9, 0xd2f2, false},
+             {NodeKind::Router, 0xfffffffffffffff0, 0, "", 0, 0, 0, 0, true}};
+  f.links = {{{0x10, 1, 0x11, 5}, {0x20, 3, 0, 1}, 4, LinkSpeed::NDR},
+             {{0x20, 4, 0, 1}, {0xfffffffffffffff0, 1, 0, 0}, 0, LinkSpeed::Unknown}};
+  f.partial = {"0xfffffffffffffff0 has no block of its own"};
+  return f;
+}
+
+void check_same(const Fabric& got, const Fabric& want) {
+  CHECK(got.source == want.source);
+  CHECK(got.name == want.name);
+  CHECK(got.partial == want.partial);
+  REQUIRE(got.nodes.size() == want.nodes.size());
+  for (size_t i = 0; i < want.nodes.size(); ++i) {
+    const FabricNode &g = got.nodes[i], &w = want.nodes[i];
+    CHECK(std::tie(g.kind, g.guid, g.sysimgguid, g.description, g.num_ports, g.lid, g.vendor_id, g.device_id,
+                   g.seen_only_as_peer) == std::tie(w.kind, w.guid, w.sysimgguid, w.description, w.num_ports,
+                                                    w.lid, w.vendor_id, w.device_id, w.seen_only_as_peer));
+  }
+  REQUIRE(got.links.size() == want.links.size());
+  for (size_t i = 0; i < want.links.size(); ++i) {
+    const Link &g = got.links[i], &w = want.links[i];
+    CHECK(std::tie(g.a.guid, g.a.port, g.a.port_guid, g.a.lid, g.b.guid, g.b.port, g.b.port_guid, g.b.lid, g.width,
+                   g.speed) == std::tie(w.a.guid, w.a.port, w.a.port_guid, w.a.lid, w.b.guid, w.b.port,
+                                        w.b.port_guid, w.b.lid, w.width, w.speed));
+  }
+}
+
+// The snapshot text of tiny() with one substring replaced, for the bad cases.
+std::string tiny_with(const std::string& from, const std::string& to) {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  std::string text = snapshot_to_json(s);
+  auto at = text.find(from);
+  REQUIRE_MESSAGE(at != std::string::npos, "no \"" << from << "\" in\n" << text);
+  return text.replace(at, from.size(), to);
+}
+
+InputError error_of(const std::string& text) {
+  try {
+    snapshot_from_json(text, "snap.json");
+  } catch (const InputError& e) {
+    CHECK(e.file() == "snap.json");
+    CHECK(std::string(e.what()).find("expected") != std::string::npos);
+    return e;
+  }
+  FAIL("no InputError for:\n" << text);
+  throw;
+}
+
+// 1-based line of the first occurrence of `needle`.
+int line_of(const std::string& text, const std::string& needle) {
+  auto at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+}  // namespace
+
+TEST_CASE("snapshot layout: fixed key order, GUIDs as 0x%016x, indent 1") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  std::string text = snapshot_to_json(s);
+  CHECK(text.starts_with("{\n \"format\": \"slurmtopo-snapshot\",\n \"version\": 1,\n \"fabrics\": [\n  {\n"
+                         "   \"source\": \"tiny.topo\",\n   \"name\": \"tiny\",\n   \"nodes\": [\n    {\n"
+                         "     \"kind\": \"Ca\",\n     \"guid\": \"0x0000000000000010\",\n"
+                         "     \"sysimgguid\": \"0x0000000000000013\",\n"
+                         "     \"description\": \"gpu001 \\\"mlx5_0\\\"\",\n     \"num_ports\": 1,\n"
+                         "     \"lid\": 5,\n     \"vendor_id\": 713,\n     \"device_id\": 4129,\n"
+                         "     \"seen_only_as_peer\": false\n    },\n"));
+  CHECK(text.find("\"a\": {\n      \"guid\": \"0x0000000000000010\",\n      \"port\": 1,\n"
+                  "      \"port_guid\": \"0x0000000000000011\",\n      \"lid\": 5\n     },") != std::string::npos);
+  CHECK(text.find("\"width\": 4,\n     \"speed\": \"NDR\"") != std::string::npos);
+  CHECK(text.find("\"speed\": \"unknown\"") != std::string::npos);
+  CHECK(text.ends_with("}\n"));
+  CHECK(snapshot_to_json(s) == text);  // deterministic
+  CHECK(looks_like_snapshot(text));
+  CHECK_FALSE(looks_like_snapshot("{\"format\": \"something-else\"}"));
+  CHECK_FALSE(looks_like_snapshot("vendid=0x2c9\n"));
+}
+
+TEST_CASE("snapshot round trip: a hand-made fabric and every public dump") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  for (const char* rel : {"topograph/example.out", "psmn_x5/X5.topofile", "ibtopotool_tests/3.topo",
+                          "superbench/ib_traffic_topo_aware_ibnetdiscover.txt"})
+    if (auto f = parse_public(rel)) s.fabrics.push_back(*f);
+  std::string text = snapshot_to_json(s);
+  Snapshot back = snapshot_from_json(text, "snap.json");
+  REQUIRE(back.fabrics.size() == s.fabrics.size());
+  for (size_t i = 0; i < s.fabrics.size(); ++i) check_same(back.fabrics[i], s.fabrics[i]);
+  CHECK(snapshot_to_json(back) == text);
+}
+
+TEST_CASE("snapshot bad: JSON syntax errors carry their line") {
+  std::string text = tiny_with("\"lid\": 5,\n", "\"lid\": 5,,\n");
+  InputError e = error_of(text);
+  CHECK(e.line() == line_of(text, ",,"));
+  InputError cut = error_of(text.substr(0, text.size() / 2));  // truncated file
+  CHECK(cut.line() > 1);
+  CHECK(error_of("").line() <= 1);
+}
+
+TEST_CASE("snapshot bad: another format or version") {
+  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 2"));
+  CHECK(version.line() == 3);
+  CHECK(std::string(version.what()).find("version 1, not 2") != std::string::npos);
+  CHECK(error_of(tiny_with("slurmtopo-snapshot", "other-tool")).line() == 2);
+  CHECK(error_of("[1, 2]").line() == 1);
+}
+
+TEST_CASE("snapshot bad: schema errors name the line of the value") {
+  // A malformed GUID: the line of its key.
+  std::string guid = tiny_with("\"0x0000000000000013\"", "\"0x00000000000000zz\"");
+  InputError e = error_of(guid);
+  CHECK(e.line() == line_of(guid, "0x00000000000000zz"));
+  CHECK(std::string(e.what()).find("/fabrics/0/nodes/0/sysimgguid") != std::string::npos);
+  // Wrong type, out of range, unknown enum.
+  std::string ports = tiny_with("\"num_ports\": 65", "\"num_ports\": \"65\"");
+  CHECK(error_of(ports).line() == line_of(ports, "\"65\""));
+  std::string lid = tiny_with("\"lid\": 5,", "\"lid\": 70000,");
+  CHECK(error_of(lid).line() == line_of(lid, "70000"));
+  std::string speed = tiny_with("\"NDR\"", "\"NDR2\"");
+  CHECK(error_of(speed).line() == line_of(speed, "NDR2"));
+  std::string kind = tiny_with("\"kind\": \"Switch\"", "\"kind\": \"Hub\"");
+  CHECK(error_of(kind).line() == line_of(kind, "Hub"));
+}
+
+TEST_CASE("snapshot bad: missing and unknown keys") {
+  // A node without "lid": the line where that node's object starts.
+  std::string missing = tiny_with("     \"lid\": 5,\n", "");
+  InputError e = error_of(missing);
+  CHECK(std::string(e.what()).find("the key \"lid\"") != std::string::npos);
+  CHECK(e.line() == line_of(missing, "\"nodes\"") + 1);
+  std::string extra = tiny_with("\"width\": 4,", "\"width\": 4, \"colour\": \"red\",");
+  CHECK(error_of(extra).line() == line_of(extra, "colour"));
+}
+
+TEST_CASE("snapshot bad: inconsistent fabric") {
+  // Two nodes with one GUID, and a cable to a node that is not listed.
+  std::string twice = tiny_with("\"guid\": \"0x0000000000000020\"", "\"guid\": \"0x0000000000000010\"");
+  InputError dup = error_of(twice);
+  CHECK(std::string(dup.what()).find("appears twice") != std::string::npos);
+  std::string to_nowhere = tiny_with("\"a\": {\n      \"guid\": \"0x0000000000000010\"",
+                                     "\"a\": {\n      \"guid\": \"0x0000000000000099\"");
+  InputError nowhere = error_of(to_nowhere);
+  CHECK(std::string(nowhere.what()).find("0x0000000000000099 is not in \"nodes\"") != std::string::npos);
+  CHECK(nowhere.line() == line_of(to_nowhere, "\"a\": {"));
+}
