@@ -13,7 +13,11 @@ void add_cluster_options(CLI::App& app, ClusterInputs& inputs);
 
 void add_inspect_command(CLI::App& app);
 void add_emit_command(CLI::App& app);
+void add_emit_gres_commands(CLI::App& emit);  // `emit gres`, `emit nodes` (cli/emit_gres_command.cc)
 void add_generate_command(CLI::App& app);
+void add_simulate_command(CLI::App& app);  // `simulate` (cli/simulate_command.cc)
+void add_discover_command(CLI::App& app);  // also registers `collect`
+void add_place_command(CLI::App& app);  // `place` (cli/place_command.cc)
 
 // Exit code a callback asks main() to return (CLI11 callbacks cannot return one).
 struct Exit { int code; };

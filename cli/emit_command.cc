@@ -100,6 +100,7 @@ void run_topology(const Options& o) {
 void add_emit_command(CLI::App& app) {
   CLI::App* emit = app.add_subcommand("emit", "Write what Slurm reads, checked against Slurm's rules");
   emit->require_subcommand(1);
+  add_emit_gres_commands(*emit);
   auto opt = std::make_shared<Options>();
   CLI::App* topo = emit->add_subcommand("topology", "topology.conf for topology/tree");
   add_cluster_options(*topo, opt->inputs);

@@ -2,9 +2,11 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/node_options.h"
 #include "discover/snapshot.h"
 #include "emit/atomic_write.h"
 #include "report/inspect.h"
+#include "report/node_join_report.h"
 
 namespace slurmtopo::cli {
 
@@ -13,15 +15,25 @@ void add_inspect_command(CLI::App& app) {
     ClusterInputs inputs;
     bool json = false;
     std::string save;
+    NodeInputs nodes;  // optional: join GPUs → NICs → rails → leaves
   };
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("inspect", "What slurmtopo sees: levels, groups, rails, anomalies");
   add_cluster_options(*cmd, opt->inputs);
   cmd->add_flag("--json", opt->json, "machine-readable output");
   cmd->add_option("--save", opt->save, "also write a snapshot (JSON) that --fabric reads back");
+  add_node_options(*cmd, opt->nodes);
   cmd->callback([opt] {
     Cluster cluster = load_cluster(opt->inputs);
-    std::cout << (opt->json ? inspect_json(cluster) : inspect_text(cluster));
+    bool nodes = !opt->nodes.sources.nodes_dir.empty() || !opt->nodes.sources.node_classes.empty();
+    if (!nodes) {
+      std::cout << (opt->json ? inspect_json(cluster) : inspect_text(cluster));
+    } else {
+      const NodeSet set = load_nodes(opt->nodes);
+      const NodeJoin join = join_nodes(set, &cluster);
+      if (opt->json) std::cout << inspect_json_with_nodes(inspect_json(cluster), set, join);
+      else std::cout << inspect_text(cluster) << node_join_text(set, join);
+    }
     if (!opt->save.empty()) atomic_write(opt->save, snapshot_to_json(Snapshot{cluster.fabrics}));
   });
 }

@@ -10,6 +10,9 @@ int main(int argc, char** argv) {
   slurmtopo::cli::add_inspect_command(app);
   slurmtopo::cli::add_emit_command(app);
   slurmtopo::cli::add_generate_command(app);
+  slurmtopo::cli::add_simulate_command(app);
+  slurmtopo::cli::add_discover_command(app);
+  slurmtopo::cli::add_place_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

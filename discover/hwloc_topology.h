@@ -6,7 +6,6 @@
 
 #include <memory>
 #include <string>
-#include <string_view>
 
 namespace slurmtopo {
 
@@ -21,7 +20,7 @@ using HwlocTopology = std::unique_ptr<hwloc_topology, HwlocTopologyDeleter>;
 HwlocTopology load_hwloc_xml(const std::string& path);
 
 // The same from XML text already in memory; `source` names it in errors.
-HwlocTopology load_hwloc_xml_text(std::string_view xml, const std::string& source);
+HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source);
 
 // This machine, as slurmd's own hwloc would see it plus disallowed CPUs and all I/O.
 HwlocTopology load_hwloc_live();

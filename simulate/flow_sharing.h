@@ -1,6 +1,10 @@
 // Flow-level max-min fair sharing: every flow gets the largest rate such that no resource
 // (a cable direction, a NIC, a PCIe or NVLink port) carries more than its capacity, and no
 // flow can grow without shrinking one that is not faster.
+//
+// A flow of rate r puts weight × r on each of its resources (weight = the share of the flow
+// that crosses it: 1.0 on a path, fractions when adaptive routing splits it). Rates are what
+// is equalised; weights only say how much of a resource each unit of rate uses.
 #pragma once
 
 #include <string>
@@ -15,7 +19,7 @@ struct Resource {
 
 struct Flow {
   std::vector<int> resources;    // indices into the resource list, each crossed once
-  std::vector<double> weights;   // share of the flow on each resource (1.0 unless split)
+  std::vector<double> weights;   // share of the flow on each resource; empty = all 1.0
   double demand = 1e300;         // GB/s cap (e.g. a GPU's copy-engine limit); default unbounded
 };
 
@@ -25,7 +29,13 @@ struct Sharing {
   std::vector<int> bottleneck;       // per flow: the resource that froze it, -1 if demand-bound
 };
 
-// Progressive filling; O(iterations × total resource crossings).
+// Progressive filling (water-filling), exact: all unfrozen flows rise together; when a
+// resource fills, the flows crossing it freeze at that rate with it as their bottleneck; a
+// flow reaching its demand freezes there. The next resource to fill comes from a heap keyed
+// by the level at which it fills, updated only for the resources of flows that freeze, so the
+// cost is O((resources + total crossings) log resources).
+// A flow with no resource of positive weight gets its demand. Throws std::invalid_argument on
+// a resource index out of range or weights of the wrong length.
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows);
 
 }  // namespace slurmtopo

@@ -1,6 +1,20 @@
 // How the fabric carries traffic from one HCA to another: the switch-by-switch path, from the
 // subnet manager's forwarding tables when the model has them, otherwise modelled the way
 // OpenSM routes (min-hop with D-mod-K up-port spreading, ftree), or an adaptive idealisation.
+//
+// The engines (one file each):
+//   MinHop   simulate/minhop_routing.cc   destination-based: every switch forwards toward the
+//            destination LID d on a shortest path; of several shortest next hops (ports in
+//            port-number order, parallel cables separate) it takes index d mod count (D-mod-K).
+//   Ftree    simulate/ftree_routing.cc    OpenSM's fat-tree routing, replayed to forwarding
+//            tables (see forwarding_tables.h, compute_ftree_tables) and walked like Lft.
+//   Adaptive simulate/adaptive_routing.cc every flow split evenly at each hop over the shortest
+//            next hops (per packet, idealised).
+//   Lft      simulate/lft_routing.cc      walks given forwarding tables hop by hop.
+// LIDs are the fabric's where present (see fabric_index.h for the rule when they are not).
+//
+// A Routing keeps a reference to the Cluster, which must outlive it. route() is const and
+// safe to call from several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -12,18 +26,28 @@
 
 namespace slurmtopo {
 
+struct ForwardingTables;
+
 enum class RoutingKind { Lft, MinHop, Ftree, Adaptive };
-RoutingKind parse_routing_kind(const std::string& name);  // throws InputError on unknown
+// "lft", "minhop" (also "dmodk"), "ftree", "adaptive"; throws InputError on anything else.
+RoutingKind parse_routing_kind(const std::string& name);
+const char* to_string(RoutingKind kind);
 
 // One direction of one cable: the unit of contention.
 struct DirectedLink {
   int fabric = 0;
   int link = 0;        // index into Cluster::fabrics[fabric].links (the cable)
   bool a_to_b = true;  // direction: from the link's end `a` to its end `b`
+  friend bool operator==(const DirectedLink&, const DirectedLink&) = default;
 };
 
-// A path as the directed links it crosses, with the share of the flow each carries (1.0 for
-// deterministic routing; fractions when adaptive routing spreads a flow over several paths).
+// A set of directed links that each carry `share` of the flow. For deterministic routing it is
+// the one path, source HCA → destination HCA in order, share 1.0. Adaptive routing returns
+// each shortest path with its fraction while a flow has at most 64 of them; beyond that it
+// merges: PathShares that each list links carrying that share of the flow, in hop order
+// (then `links` is not a path, but the load on each link is still exact).
+// In every case: load on a link = flow rate × Σ share over the PathShares that list it, and
+// a link appears at most once in one PathShare.
 struct PathShare {
   std::vector<DirectedLink> links;
   double share = 1.0;
@@ -32,12 +56,16 @@ struct PathShare {
 class Routing {
  public:
   virtual ~Routing() = default;
-  // Paths from HCA src to HCA dst (indices into Cluster::hcas). Empty when unreachable.
+  // Paths from HCA src to HCA dst (indices into Cluster::hcas). Empty when unreachable (other
+  // fabric, uncabled HCA, no table entry, a forwarding loop); one PathShare with no links when
+  // src == dst (the traffic never leaves the HCA).
   virtual std::vector<PathShare> route(int src_hca, int dst_hca) const = 0;
+  virtual RoutingKind kind() const = 0;
 };
 
-// Lft requires forwarding tables in the fabric (Fabric::lfts, added by the live-discovery
-// work); without them it throws InputError saying so.
+// Lft needs forwarding tables, which the fabric model does not carry yet: make_routing throws
+// InputError for it, saying so; use make_lft_routing with tables read from a dump.
 std::unique_ptr<Routing> make_routing(const Cluster& cluster, RoutingKind kind);
+std::unique_ptr<Routing> make_lft_routing(const Cluster& cluster, ForwardingTables tables);
 
 }  // namespace slurmtopo

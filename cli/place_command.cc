@@ -1,0 +1,199 @@
+// `slurmtopo place`: the nodes Slurm would give one job, from a topology.conf (or a fabric),
+// the Slurm nodes with their weights, and the nodes already busy. Exit 0 with the hostlist,
+// 3 when the job could not start now (the reason on stderr), 2 on bad input.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "discover/input_error.h"
+#include "emit/topology_plan.h"
+#include "graph/hostlist.h"
+#include "simulate/slurm_select.h"
+
+namespace slurmtopo::cli {
+
+namespace {
+
+struct PlaceOptions {
+  std::string topology;
+  ClusterInputs inputs;
+  std::string nodes, weights, busy, cpus = "1";
+  int count = 0;
+  bool exclusive = false;
+  std::string switches;
+  std::string topology_param;
+  std::string version = "22.05";
+  int max_switch_wait = 300;
+  bool explain = false;
+};
+
+std::vector<std::string> hostnames(const std::string& option, const std::string& expr) {
+  try {
+    return expand_hostlist(expr);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(option, 0, e.what());
+  }
+}
+
+// 'HOSTLIST=V,HOSTLIST=V': commas inside brackets belong to the hostlist, and a part without
+// '=' joins the next one ("a,b=5" gives a and b the value 5).
+std::vector<std::pair<std::string, std::string>> assignments(const std::string& option, const std::string& spec) {
+  std::vector<std::string> parts;
+  std::string cur;
+  int depth = 0;
+  for (char c : spec) {
+    if (c == '[') ++depth;
+    if (c == ']') --depth;
+    if (c == ',' && depth == 0) {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  parts.push_back(cur);
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string pending;
+  for (const auto& p : parts) {
+    const size_t eq = p.rfind('=');
+    if (eq == std::string::npos) {
+      pending += (pending.empty() ? "" : ",") + p;
+      continue;
+    }
+    out.emplace_back(pending + (pending.empty() ? "" : ",") + p.substr(0, eq), p.substr(eq + 1));
+    pending.clear();
+  }
+  if (!pending.empty()) throw InputError(option, 0, "expected HOSTLIST=VALUE, got '" + pending + "'");
+  return out;
+}
+
+uint64_t number(const std::string& option, const std::string& text, uint64_t min) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18 ||
+      std::stoull(text) < min)
+    throw InputError(option, 0, "expected a whole number of at least " + std::to_string(min) + ", got '" + text + "'");
+  return std::stoull(text);
+}
+
+// Slurm's time_str2secs: min, min:sec, hr:min:sec, days-hr[:min[:sec]].
+int seconds(const std::string& option, const std::string& text) {
+  int days = 0;
+  std::string rest = text;
+  if (size_t dash = text.find('-'); dash != std::string::npos) {
+    days = static_cast<int>(number(option, text.substr(0, dash), 0));
+    rest = text.substr(dash + 1);
+  }
+  std::vector<int> f;
+  std::stringstream in(rest);
+  std::string part;
+  while (std::getline(in, part, ':')) f.push_back(static_cast<int>(number(option, part, 0)));
+  if (f.empty() || f.size() > 3) throw InputError(option, 0, "expected a Slurm time (min, min:sec, h:m:s, d-h[:m[:s]])");
+  if (text.find('-') != std::string::npos) {
+    while (f.size() < 3) f.push_back(0);
+    return ((days * 24 + f[0]) * 60 + f[1]) * 60 + f[2];
+  }
+  if (f.size() == 1) return f[0] * 60;
+  if (f.size() == 2) return f[0] * 60 + f[1];
+  return (f[0] * 60 + f[1]) * 60 + f[2];
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, 0, "cannot read");
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+SelectSetup build_setup(const PlaceOptions& o) {
+  SelectSetup setup;
+  setup.version = parse_slurm_version(o.version);
+  setup.params = parse_topology_params(o.topology_param);
+  setup.max_switch_wait = o.max_switch_wait;
+  const auto names = hostnames("--nodes", o.nodes);
+  std::unordered_map<std::string, size_t> where;
+  for (const auto& n : names) {
+    if (where.count(n)) continue;
+    where[n] = setup.nodes.size();
+    setup.nodes.push_back({n, 1, 1});
+  }
+  auto apply = [&](const std::string& option, const std::string& spec, auto&& set) {
+    if (spec.empty()) return;
+    if (spec.find('=') == std::string::npos) {  // one value for every node
+      for (auto& node : setup.nodes) set(node, spec);
+      return;
+    }
+    for (const auto& [list, value] : assignments(option, spec))
+      for (const auto& n : hostnames(option, list)) {
+        auto it = where.find(n);
+        if (it == where.end()) throw InputError(option, 0, "node " + n + " is not in --nodes");
+        set(setup.nodes[it->second], value);
+      }
+  };
+  apply("--weights", o.weights, [](SlurmNode& n, const std::string& v) { n.weight = number("--weights", v, 0); });
+  apply("--cpus", o.cpus, [](SlurmNode& n, const std::string& v) { n.cpus = static_cast<int>(number("--cpus", v, 1)); });
+
+  if (!o.topology.empty()) {
+    const std::string text = read_text(o.topology);
+    if (is_block_topology(text)) setup.block = parse_block_topology(text, o.topology);
+    else setup.tree = parse_topology_conf(text, o.topology);
+  } else if (!o.inputs.fabric_files.empty()) {
+    Cluster cluster = load_cluster(o.inputs);
+    TopologyRequest request;
+    request.slurm_nodes = names;
+    request.command = "slurmtopo place";
+    TopologyPlan plan = plan_topology(cluster, request);
+    setup.tree = parse_topology_conf(plan.text, "topology.conf from " + o.inputs.fabric_files.front());
+  }
+  return setup;
+}
+
+void run_place(const PlaceOptions& o) {
+  SlurmSelect select(build_setup(o));
+  SelectJob job;
+  job.nodes = o.count;
+  job.exclusive = o.exclusive;
+  if (!o.switches.empty()) {
+    const size_t at = o.switches.find('@');
+    job.switches = static_cast<int>(number("--switches", o.switches.substr(0, at), 1));
+    if (at != std::string::npos) job.switch_wait = seconds("--switches", o.switches.substr(at + 1));
+  }
+  std::vector<std::string> busy;
+  if (!o.busy.empty()) busy = hostnames("--busy", o.busy);
+  SelectResult r = select.place(job, busy);
+  if (r.started) std::cout << r.hostlist << "\n";
+  if (o.explain) std::cout << format_explanation(r);
+  if (!r.started) {
+    std::cerr << "slurmtopo: the job cannot start now: " << r.reason << "\n";
+    throw Exit{3};
+  }
+}
+
+}  // namespace
+
+void add_place_command(CLI::App& app) {
+  auto o = std::make_shared<PlaceOptions>();
+  CLI::App* cmd = app.add_subcommand("place", "The nodes Slurm's select/cons_tres would allocate to a job");
+  auto* topo = cmd->add_option("--topology", o->topology, "topology.conf (SwitchName= tree or BlockName= block)")
+                   ->check(CLI::ExistingFile);
+  auto* fabric = cmd->add_option("--fabric", o->inputs.fabric_files, "build the tree from this fabric instead")
+                     ->check(CLI::ExistingFile);
+  topo->excludes(fabric);
+  cmd->add_option("--node-name-map,--guid-map", o->inputs.name_map, "with --fabric: GUID to host name")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--config", o->inputs.site_config, "with --fabric: site.yaml")->check(CLI::ExistingFile);
+  cmd->add_option("--nodes", o->nodes, "the partition's nodes (hostlist)")->required();
+  cmd->add_option("--weights", o->weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
+  cmd->add_option("--cpus", o->cpus, "usable CPUs per node: N or 'HOSTLIST=N,...'");
+  cmd->add_option("--busy", o->busy, "nodes allocated to other jobs (hostlist)");
+  cmd->add_option("-N,--count", o->count, "nodes the job asks for (salloc -N)")->required()->check(CLI::PositiveNumber);
+  cmd->add_flag("--exclusive", o->exclusive, "whole nodes (salloc --exclusive)");
+  cmd->add_option("--switches", o->switches, "maximum leaf switches, N[@max-time]");
+  cmd->add_option("--topology-param", o->topology_param, "TopoOptional and/or Dragonfly (comma separated)");
+  cmd->add_option("--slurm-version", o->version, "22.05 (default), 24.05 or 25.11");
+  cmd->add_option("--max-switch-wait", o->max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--explain", o->explain, "say why: top switch, leaf order and distances, weight tiers");
+  cmd->callback([o] { run_place(*o); });
+}
+
+}  // namespace slurmtopo::cli

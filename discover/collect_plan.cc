@@ -1,0 +1,89 @@
+#include "discover/collect_plan.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include "discover/input_error.h"
+#include "graph/host_names.h"
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+namespace {
+
+constexpr const char* kJobName = "slurmtopo-collect";
+
+// Runs on every node with the output directory as $1. Written for /bin/sh (no bashisms):
+// compute nodes are not guaranteed to have bash in the same place.
+constexpr const char* kTaskScript =
+    "set -e; n=\"${SLURMD_NODENAME:-$(hostname -s)}\"; t=\"$1/$n.xml.tmp.$$\"; "
+    "lstopo-no-graphics --of xml --whole-io --disallowed --force \"$t\"; mv -f \"$t\" \"$1/$n.xml\"";
+
+std::string joined(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + shell_quote(a);
+  return out;
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789@%_+=:,./-") == std::string::npos;
+  if (plain) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+CollectPlan plan_collect(const CollectRequest& r) {
+  CollectPlan plan;
+  if (r.nodes.empty()) throw InputError("--nodes", 0, "expected a hostlist of the nodes to collect, e.g. gpu[001-128]");
+  try {
+    plan.hosts = expand_hostlist(r.nodes);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("--nodes", 0, "'" + r.nodes + "' is not a hostlist: " + e.what());
+  }
+  std::sort(plan.hosts.begin(), plan.hosts.end(), natural_less);
+  plan.hosts.erase(std::unique(plan.hosts.begin(), plan.hosts.end()), plan.hosts.end());
+  if (plan.hosts.empty()) throw InputError("--nodes", 0, "the hostlist '" + r.nodes + "' names no node");
+  for (const auto& h : plan.hosts)
+    if (!valid_slurm_node_name(h)) throw InputError("--nodes", 0, "\"" + h + "\" is not a Slurm node name");
+  if (r.out_dir.empty()) throw InputError("--out", 0, "expected the directory the nodes write their XML into");
+  // Absolute: the tasks start in the step's working directory on each node, not ours.
+  plan.out_dir = std::filesystem::absolute(r.out_dir).lexically_normal().string();
+  while (plan.out_dir.size() > 1 && plan.out_dir.back() == '/') plan.out_dir.pop_back();
+
+  const std::string list = compress_hostlist(plan.hosts);
+  const std::string n = std::to_string(plan.hosts.size());
+  std::vector<std::string> options = {"--job-name=" + std::string(kJobName), "--nodelist=" + list, "--nodes=" + n,
+                                      "--ntasks=" + n, "--ntasks-per-node=1"};
+  if (!r.partition.empty()) options.push_back("--partition=" + r.partition);
+  if (!r.account.empty()) options.push_back("--account=" + r.account);
+  if (!r.time_limit.empty()) options.push_back("--time=" + r.time_limit);
+  const std::vector<std::string> task = {"/bin/sh", "-c", kTaskScript, kJobName, plan.out_dir};
+
+  plan.srun_argv = {"srun"};
+  plan.srun_argv.insert(plan.srun_argv.end(), options.begin(), options.end());
+  plan.srun_argv.insert(plan.srun_argv.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
+  plan.srun_argv.insert(plan.srun_argv.end(), task.begin(), task.end());
+  plan.srun_command = joined(plan.srun_argv);
+
+  std::string s = "#!/bin/sh\n";
+  s += "# slurmtopo collect: each node writes its hwloc export to " + plan.out_dir + "/<node>.xml\n";
+  s += "# (the directory must be on a filesystem every node mounts). Then:\n";
+  s += "#   slurmtopo discover classes --nodes-dir " + shell_quote(plan.out_dir) + " --nodes " + shell_quote(list) + "\n";
+  for (const auto& o : options) s += "#SBATCH " + o + "\n";
+  s += "#SBATCH --output=" + std::string(kJobName) + "-%j.log\n";
+  s += "mkdir -p " + shell_quote(plan.out_dir) + "\n";
+  std::vector<std::string> step = {"srun", "--ntasks-per-node=1"};
+  step.insert(step.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
+  step.insert(step.end(), task.begin(), task.end());
+  s += joined(step) + "\n";
+  plan.sbatch_script = s;
+
+  for (const auto& h : plan.hosts) plan.expected_files.push_back(plan.out_dir + "/" + h + ".xml");
+  return plan;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,47 @@
+// `slurmtopo collect`: one srun step over the nodes writes each node's hwloc export into a
+// shared directory as <nodename>.xml, ready for --nodes-dir. Slurm is the parallel engine;
+// this only builds the command (the CLI prints or runs it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace slurmtopo {
+
+struct CollectRequest {
+  std::string nodes;        // hostlist expression, e.g. "gpu[001-128]"
+  std::string out_dir;      // must be visible from every node (shared filesystem)
+  std::string partition;    // optional -p
+  std::string account;      // optional -A
+  std::string time_limit = "00:10:00";
+  std::vector<std::string> extra_srun_args;  // passed through, e.g. "--gres=gpu:8"
+};
+
+struct CollectPlan {
+  std::vector<std::string> hosts;       // expanded, natural order
+  std::string out_dir;                  // absolute
+  std::vector<std::string> srun_argv;   // exec'd without a shell
+  std::string srun_command;             // the same, shell-quoted, for printing
+  std::string sbatch_script;            // an equivalent batch job
+  std::vector<std::string> expected_files;  // out_dir/<host>.xml, in host order
+};
+
+// InputError("--nodes" / "--out", 0, ...) for an empty or malformed hostlist, an invalid node
+// name, or an empty output directory.
+//
+// Each task runs, on its node:
+//   lstopo-no-graphics --of xml --whole-io --disallowed --force  OUT/<node>.xml.tmp.<pid>
+//   && mv -f  OUT/<node>.xml.tmp.<pid>  OUT/<node>.xml
+// <node> is $SLURMD_NODENAME (Slurm's name, which --nodes-dir matches), not the kernel
+// hostname. --disallowed keeps the CPUs outside the step's cgroup (else every GPU's core
+// list is cut to the step's CPUs); --whole-io keeps every bridge for the PCIe path classes;
+// the temp file + rename means a half-written export never looks like a complete one.
+// GPUs hidden by ConstrainDevices are still found by PCI class, but without NVML's model
+// names and NVLink matrix: request them with extra_srun_args (e.g. --gres=gpu:8) if needed.
+CollectPlan plan_collect(const CollectRequest& request);
+
+// POSIX single-quoting: abc -> abc, a b -> 'a b', it's -> 'it'\''s', gpu[1-4] -> 'gpu[1-4]'
+// (brackets are glob characters).
+std::string shell_quote(const std::string& word);
+
+}  // namespace slurmtopo

@@ -1,0 +1,192 @@
+#include "discover/hwloc_node.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "discover/hwloc_devices.h"
+#include "discover/hwloc_topology.h"
+#include "discover/pci_path.h"
+
+namespace slurmtopo {
+namespace {
+
+std::vector<hwloc_obj_t> objects(hwloc_topology_t t, hwloc_obj_type_t type) {
+  std::vector<hwloc_obj_t> out;
+  for (hwloc_obj_t o = hwloc_get_next_obj_by_type(t, type, nullptr); o; o = hwloc_get_next_obj_by_type(t, type, o))
+    out.push_back(o);
+  return out;
+}
+
+bool has_cpus(hwloc_obj_t o) { return o->cpuset && !hwloc_bitmap_iszero(o->cpuset); }
+
+int weight(hwloc_const_bitmap_t b) { return b ? hwloc_bitmap_weight(b) : 0; }
+
+// Sockets, cores per socket, threads per core, as slurmd -C derives them from the same hwloc
+// objects. Packages with different core counts cannot be one NodeName line: warn, keep max.
+void read_cpus(hwloc_topology_t t, NodeInventory& inv) {
+  const std::vector<hwloc_obj_t> packages = objects(t, HWLOC_OBJ_PACKAGE);
+  const std::vector<hwloc_obj_t> cores = objects(t, HWLOC_OBJ_CORE);
+  const std::vector<hwloc_obj_t> pus = objects(t, HWLOC_OBJ_PU);
+  inv.sockets = std::max<int>(1, static_cast<int>(packages.size()));
+  const hwloc_obj_type_t core_type = cores.empty() ? HWLOC_OBJ_PU : HWLOC_OBJ_CORE;
+  std::vector<int> per_package;
+  for (hwloc_obj_t p : packages)
+    per_package.push_back(hwloc_get_nbobjs_inside_cpuset_by_type(t, p->cpuset, core_type));
+  if (per_package.empty()) per_package.push_back(static_cast<int>(cores.empty() ? pus.size() : cores.size()));
+  inv.cores_per_socket = *std::max_element(per_package.begin(), per_package.end());
+  if (*std::min_element(per_package.begin(), per_package.end()) != inv.cores_per_socket)
+    inv.warnings.push_back("packages have different core counts; CoresPerSocket uses the largest (" +
+                           std::to_string(inv.cores_per_socket) + ")");
+  int threads = 1;
+  for (hwloc_obj_t c : cores) threads = std::max(threads, weight(c->cpuset));
+  inv.threads_per_core = threads;
+
+  const int present = weight(hwloc_topology_get_topology_cpuset(t));
+  const int complete = weight(hwloc_topology_get_complete_cpuset(t));
+  const int allowed = weight(hwloc_topology_get_allowed_cpuset(t));
+  if (allowed < present)
+    inv.warnings.push_back("captured inside a cgroup: only " + std::to_string(allowed) + " of " +
+                           std::to_string(present) +
+                           " PUs were allowed; cores are counted from the whole node");
+  if (complete > present)
+    inv.warnings.push_back(std::to_string(complete - present) +
+                           " PUs are offline or absent from this export (complete_cpuset is larger): "
+                           "they are not counted, as slurmd would not count them");
+}
+
+// RealMemory and NUMA count over NUMA nodes with CPUs. CPU-less ones are device memory (V100
+// HBM on POWER9 as nodes 252-255) or CXL, which RealMemory must not promise.
+void read_memory(hwloc_topology_t t, NodeInventory& inv) {
+  uint64_t bytes = 0;
+  std::string cpuless;
+  for (hwloc_obj_t n : objects(t, HWLOC_OBJ_NUMANODE)) {
+    if (has_cpus(n)) {
+      ++inv.numa_nodes;
+      bytes += n->attr->numanode.local_memory;
+    } else {
+      cpuless += (cpuless.empty() ? "" : ",") + std::to_string(n->os_index);
+    }
+  }
+  if (inv.numa_nodes == 0) {  // exports without NUMA objects: the machine's total
+    inv.numa_nodes = 1;
+    bytes = hwloc_get_root_obj(t)->total_memory;
+  }
+  inv.memory_mib = bytes / (1024 * 1024);
+  if (!cpuless.empty())
+    inv.warnings.push_back("CPU-less NUMA nodes " + cpuless +
+                           " (device or CXL memory) are left out of memory_mib and numa_nodes");
+}
+
+// Slurm's core ids local to an I/O object: Core L# of every core inside its CPU-side parent.
+std::vector<int> local_cores(hwloc_topology_t t, hwloc_obj_t io) {
+  const hwloc_obj_t cpu_side = hwloc_get_non_io_ancestor_obj(t, io);
+  std::vector<int> cores;
+  if (!cpu_side || !cpu_side->cpuset) return cores;
+  const bool have_cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) > 0;
+  for (hwloc_obj_t c : objects(t, have_cores ? HWLOC_OBJ_CORE : HWLOC_OBJ_PU))
+    if (c->cpuset && hwloc_bitmap_intersects(c->cpuset, cpu_side->cpuset))
+      cores.push_back(static_cast<int>(c->logical_index));
+  return cores;
+}
+
+int socket_of(hwloc_topology_t t, hwloc_obj_t io) {
+  const hwloc_obj_t cpu_side = hwloc_get_non_io_ancestor_obj(t, io);
+  if (!cpu_side || !cpu_side->cpuset) return -1;
+  int found = -1;
+  for (hwloc_obj_t p : objects(t, HWLOC_OBJ_PACKAGE)) {
+    if (!p->cpuset || !hwloc_bitmap_intersects(p->cpuset, cpu_side->cpuset)) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(p->logical_index);
+  }
+  return found;
+}
+
+int numa_os_index(hwloc_topology_t t, hwloc_obj_t io) {
+  const hwloc_obj_t n = numa_node_of(t, io);
+  return n ? static_cast<int>(n->os_index) : -1;
+}
+
+bool has_io(hwloc_topology_t t) {
+  return hwloc_get_next_pcidev(t, nullptr) || hwloc_get_next_osdev(t, nullptr);
+}
+
+std::string short_name(std::string name) {
+  const size_t dot = name.find('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+}  // namespace
+
+NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hostname,
+                                      const std::string& source) {
+  NodeInventory inv;
+  inv.hostname = hostname;
+  inv.source = source;
+  read_cpus(t, inv);
+  read_memory(t, inv);
+  if (!has_io(t)) {
+    // Without I/O objects a GPU node looks like a CPU node; emitting anything for it would
+    // be wrong, so say so loudly and leave GPUs and NICs empty.
+    inv.warnings.push_back("no I/O devices in export (exported with --no-io?): GPUs and NICs "
+                           "cannot be seen; re-export with `lstopo --of xml --whole-io`");
+    return inv;
+  }
+
+  std::vector<FoundGpu> gpus = find_gpus(t);
+  std::vector<FoundNic> nics = find_nics(t);
+  std::vector<GpuObjects> gpu_objects;
+  for (auto& f : gpus) {
+    f.gpu.cores = local_cores(t, f.objects.pci);
+    f.gpu.numa_node = numa_os_index(t, f.objects.pci);
+    f.gpu.socket = socket_of(t, f.objects.pci);
+    gpu_objects.push_back(f.objects);
+    inv.gpus.push_back(f.gpu);
+  }
+  for (auto& f : nics) {
+    f.nic.numa_node = numa_os_index(t, f.pci);
+    f.nic.socket = socket_of(t, f.pci);
+    inv.nics.push_back(f.nic);
+  }
+
+  inv.gpu_nic.assign(gpus.size(), std::vector<PathClass>(nics.size(), PathClass::Unknown));
+  inv.gpu_gpu.assign(gpus.size(), std::vector<PathClass>(gpus.size(), PathClass::Unknown));
+  for (size_t g = 0; g < gpus.size(); ++g) {
+    for (size_t n = 0; n < nics.size(); ++n)
+      inv.gpu_nic[g][n] = classify_pci_path(t, gpus[g].objects.pci, nics[n].pci);
+    for (size_t h = 0; h < gpus.size(); ++h)
+      inv.gpu_gpu[g][h] = classify_pci_path(t, gpus[g].objects.pci, gpus[h].objects.pci);
+  }
+
+  if ((!gpus.empty() || !nics.empty()) && pci_bridges_missing(t)) {
+    inv.pci_bridges_missing = true;
+    inv.warnings.push_back("export has no PCI bridges (hwloc 1.11-era): devices under one host "
+                           "bridge are reported PHB although they may share a switch (PIX/PXB)");
+  }
+  read_gpu_links(t, gpu_objects, inv.gpus, inv.warnings);
+  for (const Gpu& g : inv.gpus)
+    if (g.slurm_type.empty())
+      inv.warnings.push_back("GPU " + std::to_string(g.index) + " (" + g.pci_busid +
+                             ") has no model name in the export: its gres Type is left empty");
+  return inv;
+}
+
+NodeInventory load_node_xml(const std::string& path, const std::string& hostname) {
+  HwlocTopology topology = load_hwloc_xml(path);
+  std::string name = hostname;
+  if (name.empty()) {
+    const char* h = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topology.get()), "HostName");
+    name = h && *h ? short_name(h) : std::filesystem::path(path).stem().string();
+  }
+  return inventory_from_topology(topology.get(), name, path);
+}
+
+NodeInventory discover_local_node() {
+  HwlocTopology topology = load_hwloc_live();
+  char buf[256] = {};
+  gethostname(buf, sizeof buf - 1);
+  return inventory_from_topology(topology.get(), short_name(buf), "live");
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,198 @@
+// Loading is the slow part (an hwloc XML parse is milliseconds; a cluster has thousands), so
+// files load on a few threads — each hwloc topology is independent — into fixed slots, and
+// the first error in host order is the one reported, whatever the thread timing.
+#include "discover/node_set.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "discover/hwloc_node.h"
+#include "discover/input_error.h"
+#include "discover/node_json.h"
+#include "graph/host_names.h"
+#include "graph/hostlist.h"
+
+namespace slurmtopo {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Job {
+  std::string host;
+  std::string path;
+  std::string described_by;  // for "described twice" errors
+};
+
+void add_job(std::map<std::string, Job>& jobs, Job job) {
+  const auto [it, added] = jobs.emplace(job.host, job);
+  if (!added)
+    throw InputError(job.described_by, 0,
+                     "host " + job.host + " is described twice: by " + it->second.described_by +
+                         " and by " + job.described_by + "; keep one");
+}
+
+void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std::vector<std::string>& warnings) {
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  if (ec) throw InputError(dir, 0, "cannot read the --nodes-dir directory: " + ec.message());
+  std::vector<fs::path> files;
+  for (const auto& entry : it)
+    if (entry.is_regular_file()) files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  int ignored = 0;
+  for (const fs::path& p : files) {
+    const std::string ext = p.extension().string();
+    if (ext != ".xml" && ext != ".json") {
+      ++ignored;  // collect's logs, editor backups, interrupted `*.xml.tmp.*`
+      continue;
+    }
+    const std::string host = p.stem().string();
+    if (!valid_slurm_node_name(host))
+      throw InputError(p.string(), 0,
+                       "expected <hostname>.xml or <hostname>.json; \"" + host + "\" is not a Slurm node name");
+    add_job(jobs, {host, p.string(), p.string()});
+  }
+  if (ignored)
+    warnings.push_back(dir + ": " + std::to_string(ignored) + " file(s) without .xml/.json ignored");
+}
+
+void jobs_from_class(const std::string& spec, std::map<std::string, Job>& jobs) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw InputError("--node-class", 0, "expected 'HOSTLIST=FILE', e.g. 'gpu[001-064]=dgx.xml', not '" + spec + "'");
+  const std::string list = spec.substr(0, eq), file = spec.substr(eq + 1);
+  std::vector<std::string> hosts;
+  try {
+    hosts = expand_hostlist(list);
+  } catch (const std::invalid_argument& e) {
+    throw InputError("--node-class", 0, "'" + list + "' is not a hostlist: " + e.what());
+  }
+  for (const std::string& h : hosts) {
+    if (!valid_slurm_node_name(h)) throw InputError("--node-class", 0, "\"" + h + "\" is not a Slurm node name");
+    add_job(jobs, {h, file, "--node-class " + spec});
+  }
+}
+
+// Each distinct file once (a node class names one file for many hosts), on `threads` threads.
+std::map<std::string, NodeInventory> load_files(const std::vector<Job>& jobs, unsigned threads) {
+  std::vector<std::string> paths;
+  for (const Job& j : jobs)
+    if (std::find(paths.begin(), paths.end(), j.path) == paths.end()) paths.push_back(j.path);
+  std::vector<NodeInventory> loaded(paths.size());
+  std::vector<std::exception_ptr> errors(paths.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < paths.size();) {
+      try {
+        loaded[i] = load_node_file(paths[i], "");
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, paths.size()));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  std::map<std::string, NodeInventory> by_path;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    by_path.emplace(paths[i], std::move(loaded[i]));
+  }
+  return by_path;
+}
+
+// "gpu[001-064]: <warning>" for every distinct warning text.
+std::vector<std::string> merged_warnings(const std::vector<NodeInventory>& nodes) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> by_text;
+  for (const NodeInventory& n : nodes)
+    for (const std::string& w : n.warnings) {
+      auto it = std::find_if(by_text.begin(), by_text.end(), [&](const auto& e) { return e.first == w; });
+      if (it == by_text.end()) by_text.push_back({w, {n.hostname}});
+      else it->second.push_back(n.hostname);
+    }
+  std::vector<std::string> out;
+  for (auto& [text, hosts] : by_text) out.push_back(compress_hostlist(hosts) + ": " + text);
+  return out;
+}
+
+}  // namespace
+
+NodeInventory load_node_file(const std::string& path, const std::string& hostname) {
+  const std::string ext = fs::path(path).extension().string();
+  NodeInventory n;
+  if (ext == ".json") {
+    n = load_node_json(path);
+  } else if (ext == ".xml") {
+    n = load_node_xml(path, hostname);
+  } else {
+    throw InputError(path, 0, "expected an hwloc export (.xml) or a slurmtopo node file (.json)");
+  }
+  if (!hostname.empty()) n.hostname = hostname;
+  return n;
+}
+
+std::vector<NodeClass> group_node_classes(const std::vector<NodeInventory>& nodes) {
+  std::vector<size_t> order(nodes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return natural_less(nodes[a].hostname, nodes[b].hostname); });
+  std::vector<NodeClass> classes;
+  std::map<std::string, size_t> by_signature;
+  for (size_t i : order) {
+    const std::string sig = nodes[i].hardware_signature();
+    auto [it, added] = by_signature.emplace(sig, classes.size());
+    if (added) classes.push_back({sig, {}, "", i});
+    classes[it->second].hosts.push_back(nodes[i].hostname);
+  }
+  for (NodeClass& c : classes) c.hostlist = compress_hostlist(c.hosts);
+  return classes;
+}
+
+NodeSet load_node_set(const NodeSources& sources) {
+  NodeSet set;
+  std::map<std::string, Job> jobs;
+  std::vector<std::string> own_warnings;
+  if (!sources.nodes_dir.empty()) jobs_from_dir(sources.nodes_dir, jobs, own_warnings);
+  for (const std::string& spec : sources.node_classes) jobs_from_class(spec, jobs);
+
+  std::vector<Job> ordered;
+  for (auto& [host, job] : jobs) ordered.push_back(job);
+  std::sort(ordered.begin(), ordered.end(), [](const Job& a, const Job& b) { return natural_less(a.host, b.host); });
+
+  for (const std::string& h : sources.expected_hosts)
+    if (!jobs.count(h)) set.missing.push_back(h);
+  if (!set.missing.empty()) {
+    const std::string list = compress_hostlist(set.missing);
+    const std::string where = sources.nodes_dir.empty() ? "--node-class" : sources.nodes_dir;
+    const std::string text = std::to_string(set.missing.size()) + " host(s) in the node list have no " +
+                             "<hostname>.xml/.json nor --node-class: " + list;
+    if (!sources.allow_missing)
+      throw InputError(where, 0, "a description of every listed node; " + text +
+                                     " (collect them with `slurmtopo collect`, or accept with --allow-missing)");
+    own_warnings.push_back(text + "; they get no NodeName/gres.conf lines");
+  }
+
+  std::map<std::string, NodeInventory> by_path = load_files(ordered, sources.threads);
+  for (const Job& j : ordered) {
+    NodeInventory n = by_path.at(j.path);
+    if (n.source.empty()) n.source = j.path;
+    if (fs::path(j.path).extension() == ".json" && n.hostname != j.host && !n.hostname.empty())
+      own_warnings.push_back(j.path + ": describes host \"" + n.hostname + "\"; used for " + j.host +
+                             " (the file name decides)");
+    n.hostname = j.host;
+    set.nodes.push_back(std::move(n));
+  }
+  set.classes = group_node_classes(set.nodes);
+  set.warnings = merged_warnings(set.nodes);
+  set.warnings.insert(set.warnings.end(), own_warnings.begin(), own_warnings.end());
+  return set;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,140 @@
+#include "emit/gres_conf.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+#include <sstream>
+
+#include "discover/input_error.h"
+
+namespace slurmtopo {
+
+SlurmRelease parse_slurm_release(std::string_view text) {
+  SlurmRelease v;
+  auto dot = text.find('.');
+  auto number = [](std::string_view s, int& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && !s.empty() && s.size() <= 2;
+  };
+  if (dot == std::string_view::npos || !number(text.substr(0, dot), v.year) ||
+      !number(text.substr(dot + 1), v.month) || v.month < 1 || v.month > 12 || v.year < 17)
+    throw InputError("--slurm-version", 0,
+                     "expected a Slurm release as YY.MM (e.g. 22.05, 24.11, 25.11), not \"" + std::string(text) + "\"");
+  return v;
+}
+
+std::string to_string(SlurmRelease v) {
+  return std::to_string(v.year) + (v.month < 10 ? ".0" : ".") + std::to_string(v.month);
+}
+
+CoreRule core_rule(SlurmRelease v) {
+  if (v >= SlurmRelease{25, 11}) return CoreRule::OneSocketOrAll;
+  if (v >= SlurmRelease{24, 11}) return CoreRule::WholeSockets;
+  return CoreRule::AsIs;
+}
+
+const char* describe(CoreRule rule) {
+  switch (rule) {
+    case CoreRule::AsIs: return "any cores";
+    case CoreRule::WholeSockets: return "each socket fully or not at all";
+    case CoreRule::OneSocketOrAll: return "exactly one whole socket or all cores";
+  }
+  return "?";
+}
+
+std::vector<int> slurm_cores(const std::vector<int>& cores, int sockets, int cores_per_socket, CoreRule rule) {
+  std::set<int> in(cores.begin(), cores.end());
+  if (rule == CoreRule::AsIs || in.empty() || cores_per_socket <= 0 || sockets <= 0) return {in.begin(), in.end()};
+  std::set<int> touched;
+  for (int c : in) {
+    // A core beyond the node is left alone: the check reports it, widening would hide it.
+    if (c < 0 || c >= sockets * cores_per_socket) return {in.begin(), in.end()};
+    touched.insert(c / cores_per_socket);
+  }
+  if (rule == CoreRule::OneSocketOrAll && touched.size() > 1)
+    for (int s = 0; s < sockets; ++s) touched.insert(s);
+  std::vector<int> out;
+  for (int s : touched)
+    for (int c = s * cores_per_socket; c < (s + 1) * cores_per_socket; ++c) out.push_back(c);
+  return out;
+}
+
+std::string format_ranges(const std::vector<int>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(values[i]);
+    if (j > i) out += '-' + std::to_string(values[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+ClassGres gres_for_class(const NodeInventory& node, const std::string& hostlist, SlurmRelease version,
+                         const std::string& dev_dir) {
+  ClassGres out;
+  out.hostlist = hostlist;
+  const CoreRule rule = core_rule(version);
+  std::vector<std::string> widened;
+  bool any_links = false;
+  for (size_t i = 0; i < node.gpus.size(); ++i) {
+    const Gpu& g = node.gpus[i];
+    GresLine line;
+    line.type = g.slurm_type;
+    line.file = g.device_file;
+    if (!dev_dir.empty() && !line.file.empty())
+      line.file = dev_dir + (dev_dir.back() == '/' ? "" : "/") + line.file.substr(line.file.rfind('/') + 1);
+    std::vector<int> local(g.cores);
+    std::sort(local.begin(), local.end());
+    local.erase(std::unique(local.begin(), local.end()), local.end());
+    line.local_cores = local;
+    line.cores = slurm_cores(local, node.sockets, node.cores_per_socket, rule);
+    if (line.cores != local)
+      widened.push_back("GPU " + std::to_string(i) + " " + format_ranges(local) + " → " + format_ranges(line.cores));
+    if (!g.nvlinks.empty()) {
+      line.links = g.nvlinks;
+      // Slurm marks the GPU itself with -1; an inventory may carry 0 on its diagonal.
+      if (i < line.links.size()) line.links[i] = -1;
+      any_links = true;
+    }
+    out.gpus.push_back(std::move(line));
+  }
+  if (!widened.empty())
+    out.notes.push_back("Cores= widened for Slurm " + to_string(version) + " (" + describe(rule) +
+                        "), the GPUs' local cores are part of a socket: " +
+                        [&] {
+                          std::string s;
+                          for (const auto& w : widened) s += (s.empty() ? "" : ", ") + w;
+                          return s;
+                        }());
+  if (!any_links && node.gpus.size() > 1)
+    out.notes.push_back("no Links=: the inventory has no direct GPU-GPU link counts (NVSwitch, PCIe-only GPUs, or an export without a link matrix)");
+  return out;
+}
+
+std::string render_gres_conf(const std::vector<ClassGres>& classes, const GresHeader& header) {
+  std::ostringstream out;
+  out << "# gres.conf for Slurm " << to_string(header.version) << ", written by slurmtopo";
+  if (!header.command.empty()) out << ": " << header.command;
+  out << "\n# Cores= are Slurm core ids (hwloc Core L#, socket-major), not CPU ids; File= in PCI bus id order.\n";
+  for (const ClassGres& c : classes) {
+    out << "\n# " << c.hostlist << ": " << c.gpus.size() << " GPU" << (c.gpus.size() == 1 ? "" : "s") << "\n";
+    for (const auto& note : c.notes) out << "# " << note << "\n";
+    for (const GresLine& g : c.gpus) {
+      out << "NodeName=" << c.hostlist << " Name=gpu";
+      if (!g.type.empty()) out << " Type=" << g.type;
+      if (!g.file.empty()) out << " File=" << g.file;
+      if (!g.cores.empty()) out << " Cores=" << format_ranges(g.cores);
+      if (!g.links.empty()) {
+        out << " Links=";
+        for (size_t i = 0; i < g.links.size(); ++i) out << (i ? "," : "") << g.links[i];
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace slurmtopo

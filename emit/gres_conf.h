@@ -1,0 +1,71 @@
+// gres.conf for GPUs, one line per GPU per node class:
+//   NodeName=<hostlist> Name=gpu Type=<type> File=/dev/nvidiaN Cores=<ranges> [Links=...]
+// File in Slurm index (= PCI bus id) order; Links only where the inventory has direct
+// NVLink/XGMI counts (never on NVSwitch systems), -1 at the GPU's own index; Cores in Slurm's
+// abstract core ids, adjusted to what the target Slurm version accepts (see SlurmRelease).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "discover/node_inventory.h"
+
+namespace slurmtopo {
+
+// The Slurm release the files are for, "YY.MM" (any release, unlike simulate/slurm_select.h's
+// SlurmVersion, which names the placement algorithms it models).
+struct SlurmRelease {
+  int year = 22, month = 5;
+  auto operator<=>(const SlurmRelease&) const = default;
+};
+// Throws InputError("--slurm-version", 0, ...) unless "YY.MM" (e.g. 22.05, 24.11, 25.11).
+SlurmRelease parse_slurm_release(std::string_view text);
+std::string to_string(SlurmRelease v);
+
+// How a version checks a GPU's Cores= (slurm.md), violations drain the node:
+enum class CoreRule {
+  AsIs,            // up to 24.05: any list within the node's cores
+  WholeSockets,    // 24.11–25.05: each socket fully covered or not at all
+  OneSocketOrAll,  // 25.11+: exactly one whole socket, or all cores
+};
+CoreRule core_rule(SlurmRelease v);
+const char* describe(CoreRule rule);
+
+// The smallest Cores= list `rule` accepts that contains `cores` (Slurm core ids, socket-major,
+// `sockets` × `cores_per_socket`). A GPU local to part of a socket (an SNC/NPS NUMA domain)
+// widens to its whole socket; under OneSocketOrAll, one spanning two sockets widens to all.
+// Empty stays empty (no locality known: Slurm then allows every core).
+std::vector<int> slurm_cores(const std::vector<int>& cores, int sockets, int cores_per_socket, CoreRule rule);
+
+// "0-13,28-41" as Slurm writes core and index ranges.
+std::string format_ranges(const std::vector<int>& values);
+
+struct GresLine {
+  std::string type;             // "" → no Type=
+  std::string file;             // "/dev/nvidia0"
+  std::vector<int> cores;       // as emitted (after the version's rule); empty → no Cores=
+  std::vector<int> local_cores; // as the inventory has them
+  std::vector<int> links;       // empty → no Links=
+};
+
+struct ClassGres {
+  std::string hostlist;
+  std::vector<GresLine> gpus;       // Slurm index order
+  std::vector<std::string> notes;   // what was adjusted and why (widened Cores, no Links, ...)
+};
+
+// `dev_dir` non-empty replaces the directory of every device file (test rigs whose fake
+// devices are /dev/null symlinks in a temp dir; gres.conf File= paths may be anywhere).
+ClassGres gres_for_class(const NodeInventory& representative, const std::string& hostlist, SlurmRelease version,
+                         const std::string& dev_dir = "");
+
+struct GresHeader {
+  std::string command;   // how to regenerate the file
+  SlurmRelease version;
+};
+
+// Deterministic: classes in the given order, one comment line per class, then its GPU lines.
+std::string render_gres_conf(const std::vector<ClassGres>& classes, const GresHeader& header);
+
+}  // namespace slurmtopo

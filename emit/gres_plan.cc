@@ -1,0 +1,34 @@
+#include "emit/gres_plan.h"
+
+#include <unordered_map>
+
+namespace slurmtopo {
+
+GresPlan plan_gres(const NodeSet& nodes, const GresRequest& request) {
+  GresPlan plan;
+  std::unordered_map<std::string, const NodeInventory*> by_name;  // classes list names
+  for (const NodeInventory& n : nodes.nodes) by_name.emplace(n.hostname, &n);
+  for (const NodeClass& c : nodes.classes) {
+    const NodeInventory& model = nodes.nodes[c.representative];
+    std::vector<const NodeInventory*> hosts{&model};  // the model first: node_line_for_class's rule
+    for (const auto& name : c.hosts)
+      if (auto it = by_name.find(name); it != by_name.end() && it->second != &model) hosts.push_back(it->second);
+    plan.node_lines.push_back(node_line_for_class(hosts, c.hostlist));
+    if (model.gpus.empty()) continue;
+    plan.classes.push_back(gres_for_class(model, c.hostlist, request.version, request.dev_dir));
+    for (const auto& note : plan.classes.back().notes) plan.notes.push_back(c.hostlist + ": " + note);
+  }
+  plan.gres_text = render_gres_conf(plan.classes, {request.command, request.version});
+  plan.nodes_text = render_node_lines(plan.node_lines, {request.command, to_string(request.version)});
+  plan.check = check_gres(parse_gres_conf(plan.gres_text, "gres.conf"),
+                          parse_node_conf(plan.nodes_text, "slurm.conf"), request.version);
+  return plan;
+}
+
+GresCheck check_existing_gres(const std::string& gres_text, const std::string& gres_file, const GresPlan& plan,
+                              SlurmRelease version) {
+  return check_gres(parse_gres_conf(gres_text, gres_file), parse_node_conf(plan.nodes_text, "slurm.conf (from the nodes)"),
+                    version);
+}
+
+}  // namespace slurmtopo

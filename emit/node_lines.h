@@ -1,0 +1,49 @@
+// slurm.conf NodeName= lines per node class, matching what `slurmd -C` reports, plus per
+// class the NCCL_IB_HCA list an admin puts in the job environment (/etc/nccl.conf or a
+// prolog): the NIC nearest each GPU, in GPU order.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "discover/node_inventory.h"
+
+namespace slurmtopo {
+
+// RealMemory for hosts whose smallest total (hwloc's NUMA memory = the MemTotal slurmd -C
+// reports) is `total_mib`: 1 % less, at least 1 GiB less, rounded down to a whole GiB.
+// slurmd drains a node whose memory is below RealMemory ("Low RealMemory"), and MemTotal
+// moves by tens to hundreds of MiB between kernels, firmware and crashkernel sizes; 1 % is
+// what a margin costs. 0 (unknown) stays 0 and the line gets no RealMemory=.
+uint64_t real_memory_mib(uint64_t total_mib);
+
+struct NodeLine {
+  std::string hostlist;
+  int cpus = 0, sockets = 0, cores_per_socket = 0, threads_per_core = 0;
+  uint64_t memory_mib = 0;   // the smallest host's total
+  uint64_t real_memory = 0;  // real_memory_mib(memory_mib)
+  std::vector<std::pair<std::string, int>> gres;  // (type, count), types by first GPU index
+  std::vector<std::string> nccl_hcas;             // NIC names in GPU order, each once
+};
+
+// `hosts` all belong to one class (same hardware signature); the first is the model.
+NodeLine node_line_for_class(const std::vector<const NodeInventory*>& hosts, const std::string& hostlist);
+
+// "gpu:h100:8", "gpu:a100:2,gpu:t4:1", "gpu:4" for untyped GPUs; "" without GPUs.
+std::string gres_spec(const NodeLine& line);
+
+// NCCL_IB_HCA value with exact names: "=mlx5_0,mlx5_3". Without the leading '=' NCCL
+// matches prefixes, and mlx5_1 would also select mlx5_10 and mlx5_11 on a 12-NIC host.
+std::string nccl_ib_hca_value(const std::vector<std::string>& names);
+
+struct NodeLinesHeader {
+  std::string command;
+  std::string slurm_version;  // "22.05"
+};
+
+// GresTypes=gpu (when any class has GPUs), then per class its comment lines and NodeName= line.
+std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header);
+
+}  // namespace slurmtopo

@@ -1,0 +1,71 @@
+// Inside the node meets the fabric: for every GPU the NIC its inter-node traffic leaves
+// through, that NIC's rail and leaf (joined by NIC node GUID = fabric CA GUID), and what is
+// wrong with that path — the facts that make a gres.conf right and tell an admin that GPU 3 of
+// one host lands on another leaf than GPU 3 of its peers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "discover/node_inventory.h"
+#include "discover/node_set.h"
+#include "graph/cluster.h"
+
+namespace slurmtopo {
+
+// The NIC a GPU uses, as NCCL would pick it.
+struct NicChoice {
+  int nic = -1;  // index into NodeInventory::nics; -1 when the node has no NIC
+  PathClass path = PathClass::Unknown;
+};
+
+// Per GPU (Slurm index order), the nearest NIC: best PCIe path class first; among equally
+// near NICs one on the GPU's own socket, then one fewer earlier GPUs chose (so two GPUs under
+// one PCIe switch with two NICs get one each, as on DGX A100, instead of both taking the
+// first), then PCI order. Deterministic: depends only on the inventory.
+std::vector<NicChoice> nearest_nics(const NodeInventory& node);
+
+// One GPU's way out of the node.
+struct GpuPath {
+  int gpu = 0;                       // Slurm index
+  int nic = -1;                      // index into the node's nics, -1: none
+  std::string nic_name;              // hwloc's name ("mlx5_3"), "" without a NIC
+  PathClass path = PathClass::Unknown;
+  int hca = -1;                      // index into Cluster::hcas; -1: no fabric, or not in it
+  std::string rail;                  // the fabric's name for that HCA within its host
+  std::vector<std::string> leaves;   // switches the HCA is cabled to (one per cabled port)
+};
+
+struct HostJoin {
+  size_t node = 0;  // index into NodeSet::nodes
+  int host = -1;    // index into Cluster::hosts; -1: no fabric, or the fabric lacks the host
+  std::vector<GpuPath> gpus;
+};
+
+struct NodeAnomaly {
+  enum class Kind {
+    NoCloseNic,      // a GPU with no NIC at PIX/PXB distance
+    SharedNic,       // GPUs share a NIC while another NIC of the same kind carries none
+    RemoteNic,       // a GPU's NIC sits on the other socket
+    RailLeaf,        // GPU k of a host lands on another leaf than GPU k of its unit's peers
+    ClassLayout,     // hosts of one node class whose GPU→NIC layout differs
+    NotInFabric,     // a GPU's NIC (or the whole host) is absent from the fabric
+    NicIdentity,     // the fabric names that NIC GUID differently (other host or mlx5_N)
+  };
+  Kind kind;
+  std::string subject;  // a host, or a hostlist when several hosts share the same finding
+  std::string detail;
+};
+const char* to_string(NodeAnomaly::Kind kind);
+
+struct NodeJoin {
+  std::vector<HostJoin> hosts;          // NodeSet::nodes order
+  std::vector<NodeAnomaly> anomalies;   // by kind, then first host; equal findings merged
+  bool joined = false;                  // a fabric was given
+};
+
+// `cluster` may be null: the node-only anomalies are still found (no rail, leaf or fabric
+// ones). Never throws on inconsistent inputs: every inconsistency is an anomaly.
+NodeJoin join_nodes(const NodeSet& nodes, const Cluster* cluster);
+
+}  // namespace slurmtopo

@@ -1,0 +1,137 @@
+// Which nodes Slurm's select/cons_tres gives a job: an emulation of slurmctld's node selection
+// (node table order, weight tiers, topology/tree including dragonfly and TopoOptional,
+// topology/block, and the consecutive best fit used without topology), so that a placement can
+// be predicted offline and checked against a real slurmctld. docs/placement.md describes the
+// algorithm as implemented and where Slurm versions differ.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "emit/topology_conf_parse.h"
+
+namespace slurmtopo {
+
+// The behaviours that differ between releases: 22.05 (Debian 12, tested for real), 24.05.3+
+// (switch CPU counts at the top-switch choice, the "closer leaf must fit" rule), 25.11 (parent
+// switch counts shrink as their leaves are used).
+enum class SlurmVersion { V22_05, V24_05, V25_11 };
+SlurmVersion parse_slurm_version(const std::string& text);  // throws InputError
+std::string to_string(SlurmVersion version);
+
+// TopologyParam flags that change placement.
+struct TopologyParams {
+  bool dragonfly = false;
+  bool topo_optional = false;
+};
+TopologyParams parse_topology_params(const std::string& text);  // "Dragonfly,TopoOptional"; throws
+
+// A NodeName entry: its Weight= and the CPUs a job can use on it.
+struct SlurmNode {
+  std::string name;
+  uint64_t weight = 1;
+  int cpus = 1;
+};
+
+// topology/block (23.11+): BlockName lines in file order (line order is adjacency) and
+// BlockSizes (empty: the first block's node count, aggregated up to 16 blocks).
+struct BlockLine {
+  int line = 0;
+  std::string name;
+  std::vector<std::string> nodes;
+};
+struct BlockTopology {
+  std::string file;
+  std::vector<BlockLine> blocks;
+  std::vector<int> block_sizes;
+  int block_sizes_line = 0;
+};
+
+// True when the file describes topology/block (BlockName= lines) rather than topology/tree.
+bool is_block_topology(std::string_view text);
+// Throws InputError(file, line, ...) for what slurmctld would refuse to load.
+BlockTopology parse_block_topology(std::string_view text, const std::string& file);
+
+struct SelectSetup {
+  std::vector<SlurmNode> nodes;        // slurm.conf's nodes, any order; a repeated name counts once
+  std::optional<ParsedTopology> tree;  // topology/tree; neither tree nor block: no topology
+  std::optional<BlockTopology> block;  // topology/block
+  TopologyParams params;
+  SlurmVersion version = SlurmVersion::V22_05;
+  int max_switch_wait = 300;  // SchedulerParameters=max_switch_wait, seconds
+};
+
+// What `salloc -N nodes [--exclusive] [--switches=N[@wait]]` asks for.
+struct SelectJob {
+  int nodes = 1;
+  bool exclusive = false;
+  int switches = 0;      // --switches count; 0 = not asked
+  int switch_wait = -1;  // --switches ...@wait in seconds; -1 = max_switch_wait
+  int min_cpus = 0;      // 0 = one CPU per node, as salloc -N without -n
+};
+
+// Why the nodes are the ones they are, step by step (what --explain prints).
+struct WeightTier {
+  uint64_t weight = 0;
+  int available = 0;  // available nodes of this weight within the top switch/block
+  int used = 0;       // how many of them entered the candidate set
+  bool forced = false;  // a fully consumed lower tier: every node is in the allocation
+};
+struct LeafStep {
+  std::string name;       // leaf switch, base block or consecutive node range
+  uint32_t distance = 0;  // sum of hops to the switches already in use (tree only)
+  int available = 0;      // candidate nodes on it when it was chosen
+  int taken = 0;
+  std::string why;
+};
+struct SelectExplanation {
+  std::string algorithm;
+  int available_nodes = 0;
+  std::string top;  // top switch or block
+  int top_level = -1;
+  std::vector<WeightTier> tiers;
+  std::vector<LeafStep> steps;
+  std::vector<std::string> notes;
+};
+
+struct SelectResult {
+  bool started = false;
+  bool waiting_for_switches = false;  // placed, but more leaves than --switches allows: waits
+  std::vector<std::string> nodes;     // the allocation (or the one it waits for), node table order
+  std::string hostlist;               // the same, as squeue prints it
+  std::string reason;                 // why it cannot start now
+  int leaf_switches = 0;              // leaf switches (or base blocks) the allocation spans
+  SelectExplanation explanation;
+};
+
+class SlurmSelect {
+ public:
+  // Builds slurmctld's tables once: node table, switch levels, parents and distances. Throws
+  // InputError for what would stop slurmctld (unknown child switch, cycle, duplicate name, ...).
+  explicit SlurmSelect(SelectSetup setup);
+  ~SlurmSelect();
+  SlurmSelect(SlurmSelect&&) noexcept;
+  SlurmSelect& operator=(SlurmSelect&&) noexcept;
+
+  // Busy nodes are allocated to other jobs (whole nodes). Unknown names throw InputError.
+  SelectResult place(const SelectJob& job, const std::vector<std::string>& busy) const;
+  // The same with busy flags indexed like node_names(): the fast path for sweeps.
+  SelectResult place(const SelectJob& job, const std::vector<char>& busy) const;
+
+  const std::vector<std::string>& node_names() const;  // slurmctld's node table order
+  int node_index(const std::string& name) const;       // -1 if unknown
+
+  struct Model;
+
+ private:
+  std::unique_ptr<Model> model_;
+};
+
+// The explanation as lines of text.
+std::string format_explanation(const SelectResult& result);
+
+}  // namespace slurmtopo

@@ -1,0 +1,168 @@
+// `slurmtopo emit gres` / `emit nodes` / `inspect --nodes-dir` as an admin runs them, on the
+// bundled samples/nodes (64 DGX H100-like hosts of samples/superpod-4su.topo): output,
+// atomic writes, refusals with exit 2 and nothing written.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "discover/node_json.h"
+#include "tests/cli/cli_test_support.h"
+#include "tests/graph/node_fixtures.h"
+
+using namespace slurmtopo;
+using namespace slurmtopo::testing;
+
+namespace {
+
+const std::string kSamples = std::string(SLURMTOPO_SOURCE_DIR) + "/samples";
+const std::string kNodes = " --nodes-dir " + kSamples + "/nodes";
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+int count(const std::string& s, const std::string& part) {
+  int n = 0;
+  for (size_t pos = s.find(part); pos != std::string::npos; pos = s.find(part, pos + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("emit gres: one line per GPU for the sample's one class, no Links on NVSwitch") {
+  Run r = run("emit gres" + kNodes);
+  REQUIRE(r.code == 0);
+  CHECK(count(r.output, "NodeName=dgx[001-064] Name=gpu Type=h100 File=/dev/nvidia") == 8);
+  CHECK(contains(r.output, "NodeName=dgx[001-064] Name=gpu Type=h100 File=/dev/nvidia0 Cores=0-55\n"));
+  CHECK(contains(r.output, "NodeName=dgx[001-064] Name=gpu Type=h100 File=/dev/nvidia7 Cores=56-111\n"));
+  CHECK(!contains(r.output, "Links=-1"));
+  // dgx010's NIC order differs from its class: said, not hidden.
+  CHECK(contains(r.output, "warning: class-layout dgx010:"));
+}
+
+TEST_CASE("emit nodes: NodeName line, GresTypes, the class's NCCL_IB_HCA") {
+  Run r = run("emit nodes" + kNodes);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.output, "GresTypes=gpu\n"));
+  CHECK(contains(r.output, "NodeName=dgx[001-064] CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2 "
+                           "RealMemory=2042880 Gres=gpu:h100:8\n"));
+  CHECK(contains(r.output, "NCCL_IB_HCA==mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7 "));
+}
+
+TEST_CASE("emit gres -o: atomic, deterministic, previous file kept as .bak") {
+  Scratch s;
+  Run a = run("emit gres" + kNodes + " -o " + s.path("gres.conf"));
+  REQUIRE(a.code == 0);
+  const std::string first = s.read("gres.conf");
+  CHECK(contains(first, "Name=gpu"));
+  Run b = run("emit gres" + kNodes + " -o " + s.path("gres.conf"));
+  CHECK(b.code == 0);
+  CHECK(contains(b.output, "unchanged: "));
+  CHECK(s.read("gres.conf") == first);
+  Run c = run("emit gres" + kNodes + " --slurm-version 25.11 -o " + s.path("gres.conf"));
+  CHECK(c.code == 0);
+  CHECK(s.read("gres.conf.bak") == first);
+  CHECK(contains(s.read("gres.conf"), "# gres.conf for Slurm 25.11"));
+}
+
+TEST_CASE("emit gres: XE8640 class with NVLink, Cores widened for 25.11 and said so") {
+  Scratch s;
+  s.write("xe.json", node_to_json(xe8640_like("gpu001")));
+  Run r = run("emit gres --node-class 'gpu[001-002]=" + s.path("xe.json") + "' --slurm-version 25.11");
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.output, "NodeName=gpu[001-002] Name=gpu Type=h100 File=/dev/nvidia0 Cores=0-55 Links=-1,6,6,6\n"));
+  CHECK(contains(r.output, "NodeName=gpu[001-002] Name=gpu Type=h100 File=/dev/nvidia2 Cores=56-111 Links=6,6,-1,6\n"));
+  CHECK(contains(r.output, "note: gpu[001-002]: Cores= widened for Slurm 25.11"));
+  CHECK(contains(r.output, "warning: no-close-nic gpu[001-002]: no NIC within PXB: GPU 2 nearest is mlx5_3 (SYS)"));
+  Run old = run("emit gres --node-class 'gpu[001-002]=" + s.path("xe.json") + "' --slurm-version 22.05");
+  CHECK(contains(old.output, "File=/dev/nvidia0 Cores=42-55 Links=-1,6,6,6\n"));
+}
+
+TEST_CASE("emit gres --check: -1 at the wrong Links index is refused (exit 2), a good file passes") {
+  Scratch s;
+  s.write("xe.json", node_to_json(xe8640_like("gpu001")));
+  const std::string cls = " --node-class 'gpu[001-002]=" + s.path("xe.json") + "'";
+  REQUIRE(run("emit gres" + cls + " -o " + s.path("gres.conf")).code == 0);
+  Run good = run("emit gres" + cls + " --check " + s.path("gres.conf"));
+  CHECK(good.code == 0);
+  CHECK(contains(good.output, "passes slurmd's rules"));
+  std::string bad = s.read("gres.conf");
+  bad.replace(bad.find("Links=6,-1,6,6"), 14, "Links=-1,6,6,6");
+  s.write("bad.conf", bad);
+  Run r = run("emit gres" + cls + " --check " + s.path("bad.conf"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.output, "bad.conf:6: gpu[001-002]: Links= of GPU 1 needs -1 at index 1"));
+}
+
+TEST_CASE("emit gres: bad input is exit 2 naming the file, nothing written") {
+  Scratch s;
+  std::filesystem::create_directory(s.path("nodes"));
+  s.write("nodes/gpu001.json", node_to_json(dgx_like("gpu001", 0)));
+  s.write("nodes/gpu002.json", "{\"format\": \"slurmtopo-node\",\n \"version\": 1,\n");
+  Run r = run("emit gres --nodes-dir " + s.path("nodes") + " -o " + s.path("gres.conf"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.output, "gpu002.json"));
+  CHECK(!s.exists("gres.conf"));
+
+  Run v = run("emit gres" + kNodes + " --slurm-version 22 -o " + s.path("gres.conf"));
+  CHECK(v.code == 2);
+  CHECK(contains(v.output, "--slurm-version: expected a Slurm release as YY.MM"));
+  CHECK(!s.exists("gres.conf"));
+
+  Run none = run("emit nodes -o " + s.path("slurm.conf"));
+  CHECK(none.code == 2);
+  CHECK(contains(none.output, "expected --nodes-dir DIR and/or --node-class"));
+  CHECK(!s.exists("slurm.conf"));
+}
+
+TEST_CASE("emit gres: a listed node without a file is an error, a warning with --force") {
+  Scratch s;
+  Run r = run("emit gres" + kNodes + " --nodes 'dgx[001-065]' -o " + s.path("gres.conf"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.output, "dgx065"));
+  CHECK(!s.exists("gres.conf"));
+  Run f = run("emit gres" + kNodes + " --nodes 'dgx[001-065]' --force -o " + s.path("gres.conf"));
+  CHECK(f.code == 0);
+  CHECK(contains(f.output, "dgx065"));
+  CHECK(contains(s.read("gres.conf"), "NodeName=dgx[001-064]"));
+}
+
+TEST_CASE("emit nodes: refuses to drop most of the current file's nodes without --force") {
+  Scratch s;
+  REQUIRE(run("emit nodes" + kNodes + " -o " + s.path("nodes.conf")).code == 0);
+  const std::string full = s.read("nodes.conf");
+  const std::string two = " --node-class 'dgx[001-002]=" + kSamples + "/nodes/dgx001.json'";
+  Run r = run("emit nodes" + two + " -o " + s.path("nodes.conf"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.output, "drops 62 of the 64 nodes"));
+  CHECK(s.read("nodes.conf") == full);
+  CHECK(run("emit nodes" + two + " --force -o " + s.path("nodes.conf")).code == 0);
+  CHECK(contains(s.read("nodes.conf"), "NodeName=dgx[001-002] "));
+}
+
+TEST_CASE("emit gres --fabric: the join's findings are warnings, the file is still written") {
+  Scratch s;
+  Run r = run("emit gres" + kNodes + " --fabric " + kSamples + "/superpod-4su.topo -o " + s.path("gres.conf"));
+  CHECK(r.code == 0);
+  CHECK(contains(r.output, "warning: rail-leaf dgx005: GPU 3 → mlx5_3 (rail mlx5_3) → su2-rail3"));
+  CHECK(s.exists("gres.conf"));
+}
+
+TEST_CASE("inspect --nodes-dir: GPU → NIC → rail → leaf, the miscabled rails reported") {
+  Run r = run("inspect --fabric " + kSamples + "/superpod-4su.topo" + kNodes);
+  REQUIRE(r.code == 0);
+  CHECK(contains(r.output, "nodes: 64 hosts in 1 class, joined to the fabric by NIC GUID"));
+  CHECK(contains(r.output, "  gpu  nic     path  rail    leaf       hosts\n"));
+  CHECK(contains(r.output, "  0    mlx5_0  PIX   mlx5_0  su1-rail0  dgx[001-016]\n"));
+  CHECK(contains(r.output, "  2    mlx5_3  PIX   mlx5_3  su1-rail3  dgx010\n"));
+  CHECK(contains(r.output, "  3    mlx5_3  PIX   mlx5_3  su2-rail3  dgx[005,017-020,022-032]\n"));
+  // The fabric's crossed cables (dgx005/dgx021) and dgx010's NIC order, GPU by GPU.
+  CHECK(contains(r.output, "rail-leaf  dgx005: GPU 3 → mlx5_3 (rail mlx5_3) → su2-rail3; GPU 3 of the other hosts of su1 → su1-rail3"));
+  CHECK(contains(r.output, "rail-leaf  dgx021: GPU 3 → mlx5_3"));
+  CHECK(contains(r.output, "rail-leaf  dgx010: GPU 2 → mlx5_3 (rail mlx5_3) → su1-rail3; GPU 2 of the other hosts of su1 → su1-rail2"));
+  CHECK(contains(r.output, "class-layout  dgx010:"));
+
+  Run j = run("inspect --json --fabric " + kSamples + "/superpod-4su.topo" + kNodes);
+  REQUIRE(j.code == 0);
+  CHECK(contains(j.output, "\"nodes\": {"));
+  CHECK(contains(j.output, "\"kind\": \"rail-leaf\""));
+  CHECK(run("inspect --json --fabric " + kSamples + "/superpod-4su.topo" + kNodes).output == j.output);
+}

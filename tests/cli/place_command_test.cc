@@ -1,0 +1,76 @@
+// `slurmtopo place` as an admin runs it: hostlist on stdout, exit 3 when the job would wait,
+// exit 2 on bad input, and the same answer from a fabric as from its topology.conf.
+#include <doctest/doctest.h>
+
+#include "tests/cli/cli_test_support.h"
+
+using namespace slurmtopo::testing;
+
+namespace {
+const char* kTree =
+    "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=l3 Nodes=n[9-12]\n"
+    "SwitchName=l4 Nodes=n[13-16]\nSwitchName=a1 Switches=l[1-2]\nSwitchName=a2 Switches=l[3-4]\n"
+    "SwitchName=root Switches=a[1-2]\n";
+}
+
+TEST_CASE("place: prints the hostlist Slurm would allocate") {
+  Scratch s;
+  const std::string topo = s.write("topology.conf", kTree);
+  Run r = run("place --topology " + topo + " --nodes 'n[1-16]' -N 6 --busy 'n[5-7]' --exclusive");
+  CHECK(r.code == 0);
+  CHECK(r.output == "n[9-14]\n");
+}
+
+TEST_CASE("place: --weights and --explain") {
+  Scratch s;
+  const std::string topo = s.write("topology.conf", kTree);
+  Run r = run("place --topology " + topo + " --nodes 'n[1-16]' -N 2 --weights 'n[1-12]=10,n16=5' --explain");
+  CHECK(r.code == 0);
+  CHECK(r.output.rfind("n[13-14]\n", 0) == 0);  // the three weight-1 nodes hold the job
+  CHECK(r.output.find("top: root (level 2)") != std::string::npos);
+  CHECK(r.output.find("weight 1: 3 available") != std::string::npos);
+}
+
+TEST_CASE("place: a job that cannot start now exits 3 and says why") {
+  Scratch s;
+  const std::string topo = s.write("topology.conf", kTree);
+  Run busy = run("place --topology " + topo + " --nodes 'n[1-16]' -N 14 --busy 'n[1-4]'");
+  CHECK(busy.code == 3);
+  CHECK(busy.output.find("only 12 of 16") != std::string::npos);
+  Run wait = run("place --topology " + topo + " --nodes 'n[1-16]' -N 6 --switches 1");
+  CHECK(wait.code == 3);
+  CHECK(wait.output.find("waits up to 300 s") != std::string::npos);
+  Run nowait = run("place --topology " + topo + " --nodes 'n[1-16]' -N 6 --switches 1@0");
+  CHECK(nowait.code == 0);
+}
+
+TEST_CASE("place: bad input exits 2 naming the option or the file and line") {
+  Scratch s;
+  const std::string bad = s.write("bad.conf", "SwitchName=l1 Nodes=n[1-4]\nSwitchName=top Switches=l1,l9\n");
+  Run child = run("place --topology " + bad + " --nodes 'n[1-4]' -N 1");
+  CHECK(child.code == 2);
+  CHECK(child.output.find("bad.conf:2") != std::string::npos);
+  const std::string topo = s.write("topology.conf", kTree);
+  CHECK(run("place --topology " + topo + " --nodes 'n[1-16]' -N 1 --weights 'n[1-4=3'").code == 2);
+  CHECK(run("place --topology " + topo + " --nodes 'n[1-16]' -N 1 --busy x9").code == 2);
+  CHECK(run("place --topology " + topo + " --nodes 'n[1-16]' -N 1 --slurm-version 21.08").code == 2);
+  CHECK(run("place --topology " + topo + " --nodes 'n[1-16]' -N 1 --topology-param Torus").code == 2);
+}
+
+TEST_CASE("place: --fabric builds the tree the way `emit topology` writes it") {
+  Scratch s;
+  const std::string fabric = std::string(SLURMTOPO_SOURCE_DIR) + "/samples/fattree-2level.topo";
+  Run emitted = run("emit topology --fabric " + fabric + " -o " + s.path("topology.conf"));
+  REQUIRE(emitted.code == 0);
+  const std::string args = " --nodes 'cn[001-064]' -N 12 --busy 'cn[001-003,020]' --exclusive";
+  Run from_fabric = run("place --fabric " + fabric + args);
+  Run from_file = run("place --topology " + s.path("topology.conf") + args);
+  CHECK(from_fabric.code == 0);
+  CHECK(from_fabric.output == from_file.output);
+}
+
+TEST_CASE("place: without a topology, consecutive best fit") {
+  Run r = run("place --nodes 'n[1-16]' -N 3 --busy 'n3,n[8-9]'");
+  CHECK(r.code == 0);
+  CHECK(r.output == "n[4-6]\n");
+}

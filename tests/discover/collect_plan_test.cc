@@ -1,0 +1,114 @@
+// The srun step `slurmtopo collect` runs, and the task it runs on each node — executed here for
+// real (without Slurm) so that what the nodes will write is known to load.
+#include "discover/collect_plan.h"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+
+#include "discover/node_set.h"
+#include "tests/discover/hwloc_test_support.h"
+
+using namespace slurmtopo;
+using namespace slurmtopo::testing;
+using V = std::vector<std::string>;
+
+TEST_CASE("plan_collect: one srun step, one task per node, absolute output directory") {
+  CollectRequest r;
+  r.nodes = "gpu[003,001-002]";
+  r.out_dir = "/shared/topo/";
+  r.partition = "gpu";
+  const CollectPlan p = plan_collect(r);
+  CHECK(p.hosts == V{"gpu001", "gpu002", "gpu003"});
+  CHECK(p.out_dir == "/shared/topo");
+  CHECK(p.expected_files == V{"/shared/topo/gpu001.xml", "/shared/topo/gpu002.xml", "/shared/topo/gpu003.xml"});
+  REQUIRE(p.srun_argv.size() > 8);
+  CHECK(p.srun_argv[0] == "srun");
+  CHECK(p.srun_argv[1] == "--job-name=slurmtopo-collect");
+  CHECK(p.srun_argv[2] == "--nodelist=gpu[001-003]");
+  CHECK(p.srun_argv[3] == "--nodes=3");
+  CHECK(p.srun_argv[4] == "--ntasks=3");
+  CHECK(p.srun_argv[5] == "--ntasks-per-node=1");
+  CHECK(p.srun_argv[6] == "--partition=gpu");
+  // The task: sh -c SCRIPT NAME OUTDIR.
+  const size_t n = p.srun_argv.size();
+  CHECK(p.srun_argv[n - 5] == "/bin/sh");
+  CHECK(p.srun_argv[n - 1] == "/shared/topo");
+  const std::string& script = p.srun_argv[n - 3];
+  CHECK(script.find("lstopo-no-graphics --of xml --whole-io --disallowed --force") != std::string::npos);
+  CHECK(script.find("${SLURMD_NODENAME:-$(hostname -s)}") != std::string::npos);
+  CHECK(script.find("mv -f") != std::string::npos);
+  // Printed form is one shell line with the script single-quoted.
+  CHECK(p.srun_command.rfind("srun --job-name=slurmtopo-collect '--nodelist=gpu[001-003]' --nodes=3 ", 0) == 0);
+  CHECK(p.srun_command.find("/bin/sh -c 'set -e; n=\"${SLURMD_NODENAME") != std::string::npos);
+  CHECK(p.srun_command.find("slurmtopo-collect /shared/topo") != std::string::npos);
+}
+
+TEST_CASE("plan_collect: the sbatch script") {
+  CollectRequest r;
+  r.nodes = "n[1-2]";
+  r.out_dir = "/shared/it's here";
+  r.account = "ops";
+  r.extra_srun_args = {"--gres=gpu:4"};
+  const CollectPlan p = plan_collect(r);
+  const std::string& s = p.sbatch_script;
+  CHECK(s.rfind("#!/bin/sh\n", 0) == 0);
+  CHECK(s.find("#SBATCH --nodelist=n[1-2]\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --nodes=2\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --account=ops\n") != std::string::npos);
+  CHECK(s.find("#SBATCH --time=00:10:00\n") != std::string::npos);
+  CHECK(s.find("mkdir -p '/shared/it'\\''s here'\n") != std::string::npos);
+  CHECK(s.find("\nsrun --ntasks-per-node=1 --gres=gpu:4 /bin/sh -c ") != std::string::npos);
+  CHECK(s.find("slurmtopo discover classes --nodes-dir '/shared/it'\\''s here' --nodes 'n[1-2]'") !=
+        std::string::npos);
+}
+
+TEST_CASE("plan_collect: bad requests") {
+  CollectRequest r;
+  r.out_dir = "/x";
+  CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("--nodes"), InputError);
+  r.nodes = "gpu[1-";
+  CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("is not a hostlist"), InputError);
+  r.nodes = "gpu1";
+  r.out_dir = "";
+  CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("--out"), InputError);
+}
+
+TEST_CASE("shell_quote") {
+  CHECK(shell_quote("abc") == "abc");
+  CHECK(shell_quote("gpu[1-4]") == "'gpu[1-4]'");  // a glob otherwise
+  CHECK(shell_quote("--time=00:10:00") == "--time=00:10:00");
+  CHECK(shell_quote("a b") == "'a b'");
+  CHECK(shell_quote("it's") == "'it'\\''s'");
+  CHECK(shell_quote("") == "''");
+  CHECK(shell_quote("$HOME") == "'$HOME'");
+}
+
+TEST_CASE("the collect task, run here as Slurm would run it on a node") {
+  if (std::system("command -v lstopo-no-graphics >/dev/null 2>&1") != 0) {
+    MESSAGE("skipped: lstopo-no-graphics is not installed (apt-get install hwloc)");
+    return;
+  }
+  ScratchDir s;
+  CollectRequest r;
+  r.nodes = "testnode1";
+  r.out_dir = s.dir.string();
+  const CollectPlan p = plan_collect(r);
+  // Everything after srun's own options: /bin/sh -c SCRIPT NAME DIR, with the variable srun sets.
+  std::string cmd = "SLURMD_NODENAME=testnode1";
+  for (size_t i = p.srun_argv.size() - 5; i < p.srun_argv.size(); ++i) cmd += " " + shell_quote(p.srun_argv[i]);
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  REQUIRE(std::filesystem::exists(p.expected_files[0]));
+  // No temp file left behind, and the result is what --nodes-dir reads.
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(s.dir)) files += e.is_regular_file();
+  CHECK(files == 1);
+  NodeSources src;
+  src.nodes_dir = s.dir.string();
+  src.expected_hosts = p.hosts;
+  const NodeSet set = load_node_set(src);
+  REQUIRE(set.nodes.size() == 1);
+  CHECK(set.nodes[0].hostname == "testnode1");
+  CHECK(set.nodes[0].cores_per_socket >= 1);
+}

@@ -1,0 +1,151 @@
+// A cluster's nodes from files: --nodes-dir, --node-class, node classes, and what happens when
+// a listed node has no file.
+#include "discover/node_set.h"
+
+#include <doctest/doctest.h>
+
+#include "discover/node_json.h"
+#include "tests/discover/hwloc_test_support.h"
+
+using namespace slurmtopo;
+using namespace slurmtopo::testing;
+using V = std::vector<std::string>;
+
+namespace {
+
+std::string what_of(const NodeSources& s) {
+  try {
+    load_node_set(s);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  FAIL("no InputError");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("load_node_set: a directory of exports groups into classes") {
+  auto jrc = shared_node_file("psmgmt/topo.jrc0323.xml");
+  auto jrc2 = shared_node_file("psmgmt/topo.jrc0386.xml");
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!jrc || !jrc2 || !ipa) return;
+  ScratchDir s;
+  // Two JURECA-DC nodes (different mlx5 numbering, same hardware), two XE8640s, one as JSON.
+  s.write("nodes/jrc0323.xml", read_text(*jrc));
+  s.write("nodes/jrc0386.xml", read_text(*jrc2));
+  s.write("nodes/h100-10.xml", read_text(*ipa));
+  s.write("nodes/h100-9.json", node_to_json(load_node_xml(*ipa, "h100-9")));
+  s.write("nodes/slurmtopo-collect-12.log", "srun: job 12 queued\n");
+
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  src.threads = 3;
+  const NodeSet set = load_node_set(src);
+  // Natural order: h100-9 before h100-10.
+  std::vector<std::string> hosts;
+  for (const auto& n : set.nodes) hosts.push_back(n.hostname);
+  CHECK(hosts == V{"h100-9", "h100-10", "jrc0323", "jrc0386"});
+  REQUIRE(set.classes.size() == 2);
+  CHECK(set.classes[0].hostlist == "h100-[9-10]");
+  CHECK(set.classes[0].hosts == V{"h100-9", "h100-10"});
+  CHECK(set.nodes[set.classes[0].representative].hostname == "h100-9");
+  CHECK(set.classes[1].hostlist == "jrc[0323,0386]");
+  CHECK(set.classes[1].signature == set.nodes[2].hardware_signature());
+  // The JSON says "h100-9" too; the .log is ignored, and that is said.
+  bool log_noted = false;
+  for (const auto& w : set.warnings) log_noted |= w.find("without .xml/.json ignored") != std::string::npos;
+  CHECK(log_noted);
+  CHECK(set.missing.empty());
+}
+
+TEST_CASE("load_node_set: --node-class for identical hosts, merged warnings") {
+  auto lassen = shared_node_file("mpibind/coral-lassen.xml");
+  if (!lassen) return;
+  NodeSources src;
+  src.node_classes = {"lassen[1-64]=" + *lassen};
+  const NodeSet set = load_node_set(src);
+  CHECK(set.nodes.size() == 64);
+  CHECK(set.nodes[63].hostname == "lassen64");
+  REQUIRE(set.classes.size() == 1);
+  CHECK(set.classes[0].hostlist == "lassen[1-64]");
+  // One warning for all 64 hosts, not 64 copies.
+  REQUIRE(set.warnings.size() == 1);
+  CHECK(set.warnings[0].rfind("lassen[1-64]: 16 PUs are offline", 0) == 0);
+}
+
+TEST_CASE("load_node_set: a listed host without a file is an error, or a warning if allowed") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  ScratchDir s;
+  s.write("nodes/gpu1.xml", read_text(*ipa));
+  s.write("nodes/gpu2.xml", read_text(*ipa));
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  src.expected_hosts = {"gpu1", "gpu2", "gpu3", "gpu4"};
+  const std::string what = what_of(src);
+  CHECK(what.find("2 host(s) in the node list have no <hostname>.xml/.json nor --node-class: gpu[3-4]") !=
+        std::string::npos);
+  CHECK(what.rfind(s.path("nodes"), 0) == 0);  // names the directory
+
+  src.allow_missing = true;
+  const NodeSet set = load_node_set(src);
+  CHECK(set.missing == V{"gpu3", "gpu4"});
+  CHECK(set.nodes.size() == 2);
+  REQUIRE_FALSE(set.warnings.empty());
+  CHECK(set.warnings.back().find("they get no NodeName/gres.conf lines") != std::string::npos);
+}
+
+TEST_CASE("load_node_set: ambiguous and malformed sources") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  ScratchDir s;
+  s.write("nodes/gpu1.xml", read_text(*ipa));
+  s.write("nodes/gpu1.json", node_to_json(load_node_xml(*ipa, "gpu1")));
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  CHECK(what_of(src).find("host gpu1 is described twice") != std::string::npos);
+
+  NodeSources cls;
+  cls.node_classes = {"gpu[1-2]"};
+  CHECK(what_of(cls).find("expected 'HOSTLIST=FILE'") != std::string::npos);
+  cls.node_classes = {"gpu[1-=" + *ipa};
+  CHECK(what_of(cls).find("is not a hostlist") != std::string::npos);
+  cls.node_classes = {"gpu[1-2]=" + *ipa, "gpu2=" + *ipa};
+  CHECK(what_of(cls).find("host gpu2 is described twice") != std::string::npos);
+
+  ScratchDir t;
+  t.write("bad name.xml", read_text(*ipa));
+  NodeSources named;
+  named.nodes_dir = t.dir.string();
+  CHECK(what_of(named).find("is not a Slurm node name") != std::string::npos);
+
+  NodeSources broken;
+  broken.nodes_dir = t.dir.string();
+  std::filesystem::remove(t.path("bad name.xml"));
+  t.write("gpu7.xml", read_text(*ipa).substr(0, 5000));
+  CHECK(what_of(broken).find("gpu7.xml:") != std::string::npos);  // the loader's file:line error
+
+  NodeSources nodir;
+  nodir.nodes_dir = t.path("absent");
+  CHECK(what_of(nodir).find("cannot read the --nodes-dir directory") != std::string::npos);
+}
+
+TEST_CASE("group_node_classes: hosts differing only in GUIDs, names and bus ids share a class") {
+  auto ipa = shared_node("flux-core/ipa20.xml");
+  if (!ipa) return;
+  NodeInventory a = *ipa, b = *ipa, c = *ipa;
+  a.hostname = "n2";
+  b.hostname = "n10";
+  b.nics[0].node_guid = 0x1234;
+  b.nics[0].name = "mlx5_9";
+  c.hostname = "n1";
+  c.memory_mib -= 20;  // 4127755 MiB: still 4031 GiB
+  NodeInventory d = *ipa;
+  d.hostname = "n3";
+  d.gpus.pop_back();  // a GPU fell off the bus
+  const auto classes = group_node_classes({a, b, c, d});
+  REQUIRE(classes.size() == 2);
+  CHECK(classes[0].hosts == V{"n1", "n2", "n10"});
+  CHECK(classes[1].hosts == V{"n3"});
+}

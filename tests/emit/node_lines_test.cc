@@ -1,0 +1,86 @@
+// slurm.conf NodeName lines per class: counts as slurmd -C reports them, RealMemory with a
+// margin below the smallest host, Gres= per type, and the class's NCCL_IB_HCA in GPU order.
+#include "emit/node_lines.h"
+
+#include <doctest/doctest.h>
+
+#include "tests/graph/node_fixtures.h"
+
+using namespace slurmtopo;
+using namespace slurmtopo::testing;
+
+TEST_CASE("RealMemory: 1 % below, at least 1 GiB, down to a whole GiB") {
+  CHECK(real_memory_mib(0) == 0);
+  CHECK(real_memory_mib(2063937) == 2042880);  // 2063937 - 20639 = 2043298 → 1995 GiB
+  CHECK(real_memory_mib(65536) == 64512);      // 1 % < 1 GiB: 1 GiB off
+  CHECK(real_memory_mib(16000) == 14336);      // 14976 down to 14 GiB
+  CHECK(real_memory_mib(512) == 512);          // too small for a margin
+  CHECK(real_memory_mib(4127775) % 1024 == 0);
+  CHECK(real_memory_mib(4127775) <= 4127775 - 41277);
+}
+
+TEST_CASE("node line: the class's smallest host sets RealMemory") {
+  NodeInventory a = dgx_like("dgx001", 0), b = dgx_like("dgx002", 1);
+  b.memory_mib -= 300;  // same GiB, same class; slurmd -C would report less on it
+  NodeLine l = node_line_for_class({&a, &b}, "dgx[001-002]");
+  CHECK(l.cpus == 224);
+  CHECK(l.sockets == 2);
+  CHECK(l.cores_per_socket == 56);
+  CHECK(l.threads_per_core == 2);
+  CHECK(l.memory_mib == b.memory_mib);
+  CHECK(l.real_memory == real_memory_mib(b.memory_mib));
+  CHECK(gres_spec(l) == "gpu:h100:8");
+}
+
+TEST_CASE("node line: NCCL_IB_HCA is the NIC nearest each GPU, in GPU order, once each") {
+  NodeInventory n = dgx_like("dgx001", 0);
+  std::swap(n.nics[2].name, n.nics[3].name);  // mlx5_3 on GPU 2's switch
+  NodeLine l = node_line_for_class({&n}, "dgx001");
+  CHECK(l.nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_3", "mlx5_2", "mlx5_4", "mlx5_5",
+                                                 "mlx5_6", "mlx5_7"});
+  NodeInventory x = xe8640_like("gpu001");
+  CHECK(node_line_for_class({&x}, "gpu001").nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_2", "mlx5_3"});
+}
+
+TEST_CASE("node line: EFA and Slingshot NICs are not for NCCL_IB_HCA") {
+  NodeInventory n = dgx_like("n1", 0, 2);
+  n.nics[1].link_layer = "EFA";
+  CHECK(node_line_for_class({&n}, "n1").nccl_hcas == std::vector<std::string>{"mlx5_0"});
+}
+
+TEST_CASE("node line: mixed GPU types, and untyped GPUs") {
+  NodeInventory n = dgx_like("n1", 0, 3);
+  n.gpus[2].slurm_type = "t4";
+  CHECK(gres_spec(node_line_for_class({&n}, "n1")) == "gpu:h100:2,gpu:t4:1");
+  for (auto& g : n.gpus) g.slurm_type.clear();
+  CHECK(gres_spec(node_line_for_class({&n}, "n1")) == "gpu:3");
+  n.gpus.clear();
+  CHECK(gres_spec(node_line_for_class({&n}, "n1")) == "");
+}
+
+TEST_CASE("NCCL_IB_HCA: exact names, or mlx5_1 would also pick mlx5_10") {
+  CHECK(nccl_ib_hca_value({"mlx5_0", "mlx5_1"}) == "=mlx5_0,mlx5_1");
+}
+
+TEST_CASE("node lines render: GresTypes once, a comment per class, deterministic") {
+  NodeInventory a = dgx_like("dgx001", 0), x = xe8640_like("gpu001");
+  std::vector<NodeLine> lines{node_line_for_class({&a}, "dgx[001-064]"), node_line_for_class({&x}, "gpu[001-002]")};
+  const std::string text = render_node_lines(lines, {"slurmtopo emit nodes --nodes-dir n", "22.05"});
+  CHECK(text == render_node_lines(lines, {"slurmtopo emit nodes --nodes-dir n", "22.05"}));
+  CHECK(text.find("GresTypes=gpu\n") != std::string::npos);
+  CHECK(text.find("GresTypes=gpu", text.find("GresTypes=gpu") + 1) == std::string::npos);
+  CHECK(text.find("# dgx[001-064]: NCCL_IB_HCA==mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7 ") !=
+        std::string::npos);
+  CHECK(text.find("NodeName=dgx[001-064] CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2 RealMemory=2042880 "
+                  "Gres=gpu:h100:8\n") != std::string::npos);
+  CHECK(text.find("NodeName=gpu[001-002] CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2 RealMemory=") !=
+        std::string::npos);
+}
+
+TEST_CASE("node lines: no GPUs, no GresTypes and no Gres=") {
+  NodeInventory n = dgx_like("cpu1", 0, 0);
+  const std::string text = render_node_lines({node_line_for_class({&n}, "cpu1")}, {"", "22.05"});
+  CHECK(text.find("GresTypes") == std::string::npos);
+  CHECK(text.find("Gres=") == std::string::npos);
+  CHECK(text.find("NCCL_IB_HCA") == std::string::npos);
+}
