@@ -165,6 +165,10 @@ void print_compare(std::ostream& out, const Prediction& a, const Prediction& b, 
                   x.busbw_gbs > 0 ? fixed(y.busbw_gbs / x.busbw_gbs, 3).c_str() : "-");
     out << line;
   }
+  if (!a.sizes.empty())
+    for (const auto* p : {&a, &b})
+      out << (p == &a ? "A" : "B") << " at " << format_size(p->sizes.back().bytes) << " limited by "
+          << limit_of(p->sizes.back()) << "\n";
   for (const auto* p : {&a, &b})
     for (const std::string& w : p->warnings) out << "warning: " << (p == &a ? "A: " : "B: ") << w << "\n";
 }

@@ -59,10 +59,26 @@ mkdir -p out
 "$slurmtopo" emit topology --fabric "$fabric" --config samples/site.yaml \
   --slurm-conf samples/slurm.conf -o out/topology.conf
 
+step "gres.conf and slurm.conf NodeName lines from the hosts' hwloc data (samples/nodes), joined to the fabric"
+"$slurmtopo" emit gres --nodes-dir samples/nodes --nodes 'dgx[001-064]' --fabric "$fabric" \
+  --config samples/site.yaml -o out/gres.conf
+"$slurmtopo" emit nodes --nodes-dir samples/nodes --nodes 'dgx[001-064]' -o out/slurm-nodes.conf
+
+step "what a 16-node job costs: one scalable unit against the same job spread over two"
+"$slurmtopo" simulate --fabric "$fabric" --config samples/site.yaml --profile h100-ndr \
+  --nodes 'dgx[001-016]' --compare 'dgx[001-008,017-024]' --sizes 16M,1G,8G | tee out/simulate.txt
+
+step "where Slurm 22.05 puts that job when dgx[001-010] are busy"
+"$slurmtopo" place --topology out/topology.conf --nodes 'dgx[001-064]' --busy 'dgx[001-010]' \
+  -N 16 --exclusive --explain | tee out/place.txt
+
 step "done"
 cat <<EOF
   slurmtopo         $PWD/$slurmtopo
   topology.conf     $PWD/out/topology.conf (the previous one, if it changed, is kept as .bak)
+  gres.conf         $PWD/out/gres.conf
+  NodeName lines    $PWD/out/slurm-nodes.conf
+  simulate, place   $PWD/out/simulate.txt, $PWD/out/place.txt
   sample inputs     $PWD/samples (README.md says how each was made)
 Next: $slurmtopo inspect --fabric $fabric --json
       $slurmtopo emit topology --fabric $fabric --diff out/topology.conf

@@ -14,6 +14,7 @@
 
 #include "discover/hwloc_node.h"
 #include "discover/node_set.h"
+#include "emit/gres_plan.h"
 
 namespace {
 
@@ -22,11 +23,10 @@ using namespace slurmtopo;
 
 constexpr int kNodes = 1000;
 
-// The bench target has no SLURMTOPO_SOURCE_DIR; CMake compiles this file by absolute path, so
-// the repository root is three levels above it. SLURMTOPO_BENCH_XML overrides the export.
+// SLURMTOPO_BENCH_XML overrides the export.
 fs::path source_path() {
   if (const char* env = std::getenv("SLURMTOPO_BENCH_XML")) return env;
-  return fs::path(__FILE__).parent_path().parent_path().parent_path() / "../shared/nodes/flux-core/ipa20.xml";
+  return fs::path(SLURMTOPO_SOURCE_DIR) / "../shared/nodes/flux-core/ipa20.xml";
 }
 
 std::string replaced_all(std::string text, const std::string& from, const std::string& to) {
@@ -60,8 +60,9 @@ std::string source_xml(benchmark::State& state) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// The whole --nodes-dir path: 1,000 XML loads (on `threads` threads; 0 = all cores), path
-// classes, links, signatures, classes.
+// The whole `emit gres` / `emit nodes` path: 1,000 XML loads (on `threads` threads; 0 = all
+// cores), path classes, links, signatures, classes, then gres.conf and the NodeName lines
+// rendered, parsed back and checked as slurmd would.
 void BM_LoadNodeSet1000(benchmark::State& state) {
   const std::string xml = source_xml(state);
   if (xml.empty()) return;
@@ -73,7 +74,8 @@ void BM_LoadNodeSet1000(benchmark::State& state) {
   for (auto _ : state) {
     NodeSet set = load_node_set(src);
     classes = set.classes.size();
-    benchmark::DoNotOptimize(set);
+    GresPlan plan = plan_gres(set, GresRequest{SlurmRelease{}, "bench", ""});
+    benchmark::DoNotOptimize(plan);
   }
   state.counters["classes"] = static_cast<double>(classes);
   state.SetItemsProcessed(state.iterations() * kNodes);
