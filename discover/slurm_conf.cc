@@ -9,10 +9,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <unordered_set>
 
 #include "discover/input_error.h"
+#include "discover/slurm_conf_lines.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo {
@@ -22,63 +24,10 @@ namespace fs = std::filesystem;
 
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
-}
-
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
-}
-
-// A `#` starts a comment unless an odd number of backslashes escapes it (`\#`).
-std::string strip_comment(const std::string& line) {
-  int backslashes = 0;
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == '#' && backslashes % 2 == 0) return line.substr(0, i);
-    backslashes = line[i] == '\\' ? backslashes + 1 : 0;
-  }
-  return line;
-}
-
-// An odd run of backslashes at the end (trailing blanks allowed) joins the next line;
-// Slurm drops the backslash and glues the lines without a separator.
-bool strip_continuation(std::string& line) {
-  size_t end = line.size();
-  while (end > 0 && is_space(line[end - 1])) --end;
-  size_t slashes = 0;
-  while (slashes < end && line[end - 1 - slashes] == '\\') ++slashes;
-  if (slashes % 2 == 0) return false;
-  line.resize(end - 1);
-  return true;
-}
-
-struct LogicalLine {
-  int number = 0;  // the first physical line
-  std::string text;
-};
-
-std::vector<LogicalLine> read_lines(std::istream& in) {
-  std::vector<LogicalLine> lines;
-  std::string physical;
-  bool continued = false;
-  for (int number = 1; std::getline(in, physical); ++number) {
-    if (!physical.empty() && physical.back() == '\r') physical.pop_back();
-    std::string text = strip_comment(physical);
-    const bool continues = strip_continuation(text);
-    if (continued)
-      lines.back().text += text;
-    else
-      lines.push_back({number, text});
-    continued = continues;
-  }
-  return lines;
 }
 
 bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
@@ -89,15 +38,16 @@ class Loader {
 
   void load(const fs::path& path) {
     const std::string file = path.string();
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(file, 0, std::string("cannot read: ") + std::strerror(errno));
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     stack_.push_back(fs::weakly_canonical(path));
-    for (const LogicalLine& line : read_lines(in)) handle(file, line);
+    for (const SlurmConfLine& line : read_slurm_conf_lines(text)) handle(file, line);
     stack_.pop_back();
   }
 
  private:
-  void handle(const std::string& file, const LogicalLine& line) {
+  void handle(const std::string& file, const SlurmConfLine& line) {
     const std::string_view text = trim(line.text);
     if (text.empty()) return;
     if (text.size() >= 7 && iequals(text.substr(0, 7), "include") &&

@@ -7,48 +7,11 @@
 #include <set>
 #include <stdexcept>
 
+#include "discover/slurm_conf_lines.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Logical lines: '#' starts a comment, a trailing '\' continues the line (s_p_parse_file).
-struct Line {
-  int number = 0;
-  std::string text;
-};
-
-std::vector<Line> logical_lines(std::string_view text) {
-  std::vector<Line> out;
-  std::string pending;
-  int first = 0, number = 0;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view raw = text.substr(pos, end - pos);
-    ++number;
-    if (auto hash = raw.find('#'); hash != std::string_view::npos) raw = raw.substr(0, hash);
-    bool more = !raw.empty() && raw.back() == '\\';
-    if (more) raw.remove_suffix(1);
-    if (pending.empty()) first = number;
-    pending += raw;
-    pending += ' ';
-    if (!more) {
-      if (pending.find_first_not_of(" \t\r") != std::string::npos) out.push_back({first, pending});
-      pending.clear();
-    }
-    if (end == text.size()) break;
-    pos = end + 1;
-  }
-  return out;
-}
 
 struct Pair {
   std::string key;  // lower case
@@ -67,7 +30,7 @@ bool split_pairs(const std::string& text, std::vector<Pair>& out, std::string& e
       error = "expected key=value, found \"" + text.substr(i, space == std::string::npos ? std::string::npos : space - i) + "\"";
       return false;
     }
-    Pair p{lower(text.substr(i, eq - i)), ""};
+    Pair p{ascii_lower(text.substr(i, eq - i)), ""};
     i = eq + 1;
     if (i < text.size() && text[i] == '"') {
       size_t close = text.find('"', i + 1);
@@ -140,11 +103,12 @@ const std::set<std::string> kGresKeys = {"autodetect", "count", "cpus", "cores",
 ParsedGres parse_gres_conf(std::string_view text, const std::string& file) {
   ParsedGres out;
   out.file = file;
-  for (const Line& l : logical_lines(text)) {
+  for (const SlurmConfLine& l : read_slurm_conf_lines(text)) {
     std::vector<Pair> pairs;
     std::string error;
     auto fail = [&](const std::string& m) { out.errors.push_back({file, l.number, m}); };
     if (!split_pairs(l.text, pairs, error)) { fail(error); continue; }
+    if (pairs.empty()) continue;
     if (pairs.front().key == "include") {
       out.errors.push_back({file, l.number, "Include is not followed by slurmtopo's check"});
       continue;
@@ -193,21 +157,22 @@ ParsedNodes parse_node_conf(std::string_view text, const std::string& file) {
   ParsedNodes out;
   out.file = file;
   NodeConfLine defaults;
-  for (const Line& l : logical_lines(text)) {
+  for (const SlurmConfLine& l : read_slurm_conf_lines(text)) {
     std::vector<Pair> pairs;
     std::string error;
     auto fail = [&](const std::string& m) { out.errors.push_back({file, l.number, m}); };
     if (!split_pairs(l.text, pairs, error)) {
       // Other slurm.conf lines (e.g. PartitionName with odd syntax) are not ours to judge.
-      if (lower(l.text).find("nodename") != std::string::npos) fail(error);
+      if (ascii_lower(l.text).find("nodename") != std::string::npos) fail(error);
       continue;
     }
+    if (pairs.empty()) continue;
     if (pairs.front().key == "grestypes") {
       size_t pos = 0;
       const std::string& v = pairs.front().value;
       while (pos <= v.size()) {
         size_t comma = v.find(',', pos);
-        out.gres_types.push_back(lower(v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+        out.gres_types.push_back(ascii_lower(v.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
         if (comma == std::string::npos) break;
         pos = comma + 1;
       }
@@ -217,7 +182,7 @@ ParsedNodes parse_node_conf(std::string_view text, const std::string& file) {
     NodeConfLine n = defaults;
     n.line = l.number;
     n.nodes.clear();
-    bool is_default = lower(pairs.front().value) == "default";
+    bool is_default = ascii_lower(pairs.front().value) == "default";
     try {
       if (!is_default) n.nodes = expand_hostlist(pairs.front().value);
     } catch (const std::invalid_argument& e) {
@@ -247,7 +212,7 @@ ParsedNodes parse_node_conf(std::string_view text, const std::string& file) {
           long count = 1;
           std::string spec = item;
           if (last != std::string::npos && parse_int(item.substr(last + 1), count)) spec = item.substr(0, last);
-          n.gres.emplace_back(lower(spec), count);
+          n.gres.emplace_back(ascii_lower(spec), count);
           if (comma == std::string::npos) break;
           pos = comma + 1;
         }
@@ -281,7 +246,7 @@ struct Checker {
     std::vector<NodeGpu> gpus;
     for (int i : lines) {
       const GresConfLine& g = gres.lines[i];
-      if (lower(g.name) != "gpu") continue;
+      if (ascii_lower(g.name) != "gpu") continue;
       if (g.files.empty()) {
         error(gf, g.line, who + ": a gpu line without File=: slurmd cannot bind or hide the device");
         continue;
@@ -302,7 +267,7 @@ struct Checker {
       want[spec.size() > 4 ? spec.substr(4) : ""] += n;
       typed |= spec.size() > 4;
     }
-    for (const NodeGpu& g : gpus) ++have[lower(g.line->type)];
+    for (const NodeGpu& g : gpus) ++have[ascii_lower(g.line->type)];
     long want_total = 0, have_total = static_cast<long>(gpus.size());
     for (const auto& [t, n] : want) want_total += n;
     if (want.empty() && !gpus.empty()) {
@@ -392,7 +357,7 @@ GresCheck check_gres(const ParsedGres& gres, const ParsedNodes& nodes, SlurmRele
   bool any_gpu_node = false;
   for (const auto& l : nodes.lines)
     for (const auto& [spec, n] : l.gres) any_gpu_node |= spec.rfind("gpu", 0) == 0;
-  bool any_gpu_line = std::any_of(gres.lines.begin(), gres.lines.end(), [](const auto& g) { return lower(g.name) == "gpu"; });
+  bool any_gpu_line = std::any_of(gres.lines.begin(), gres.lines.end(), [](const auto& g) { return ascii_lower(g.name) == "gpu"; });
   if ((any_gpu_node || any_gpu_line) && std::find(nodes.gres_types.begin(), nodes.gres_types.end(), "gpu") == nodes.gres_types.end())
     out.errors.push_back({nodes.file, 0, "no GresTypes=gpu: slurmctld rejects Gres=gpu (\"Invalid generic resource\")"});
   for (const auto& g : gres.lines)

@@ -1,50 +1,20 @@
 #include "emit/topology_conf_parse.h"
 
-#include <cctype>
 #include <stdexcept>
 
+#include "discover/slurm_conf_lines.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo {
 
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::vector<std::string_view> words(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-}  // namespace
 
 ParsedTopology parse_topology_conf(std::string_view text, const std::string& file) {
   ParsedTopology out;
   out.file = file;
-  int number = 0;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++number;
-    if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    auto ws = words(line);
-    if (ws.empty()) {
-      if (eol == text.size()) break;
-      continue;
-    }
+  for (const SlurmConfLine& logical : read_slurm_conf_lines(text)) {
+    const int number = logical.number;
+    auto ws = slurm_conf_words(logical.text);
+    if (ws.empty()) continue;
     TopologyLine t;
     t.line = number;
     bool ok = true;
@@ -55,7 +25,7 @@ ParsedTopology parse_topology_conf(std::string_view text, const std::string& fil
         ok = false;
         break;
       }
-      std::string key = lower(w.substr(0, eq));
+      std::string key = ascii_lower(w.substr(0, eq));
       std::string value(w.substr(eq + 1));
       if (key == "switchname") t.name = value;
       else if (key == "nodes") t.has_nodes = true, t.nodes_expr = value;
@@ -82,7 +52,6 @@ ParsedTopology parse_topology_conf(std::string_view text, const std::string& fil
       continue;
     }
     out.switches.push_back(std::move(t));
-    if (eol == text.size()) break;
   }
   return out;
 }

@@ -11,75 +11,37 @@
 #include <string>
 
 #include "discover/input_error.h"
+#include "discover/slurm_conf_lines.h"
 #include "graph/hostlist.h"
 #include "simulate/slurm_select_model.h"
 
 namespace slurmtopo {
 
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-}  // namespace
 
 bool is_block_topology(std::string_view text) {
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    line = line.substr(0, line.find('#'));
-    for (auto w : words(line)) {
-      const std::string key = lower(w.substr(0, w.find('=')));
+  for (const SlurmConfLine& line : read_slurm_conf_lines(text))
+    for (auto w : slurm_conf_words(line.text)) {
+      const std::string key = ascii_lower(w.substr(0, w.find('=')));
       if (key == "blockname" || key == "blocksizes") return true;
       if (key == "switchname") return false;
     }
-    pos = eol + 1;
-  }
   return false;
 }
 
 BlockTopology parse_block_topology(std::string_view text, const std::string& file) {
   BlockTopology out;
   out.file = file;
-  size_t pos = 0;
-  int number = 0;
-  while (pos <= text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++number;
-    line = line.substr(0, line.find('#'));
-    auto ws = words(line);
-    if (ws.empty()) {
-      if (eol == text.size()) break;
-      continue;
-    }
+  for (const SlurmConfLine& logical : read_slurm_conf_lines(text)) {
+    const int number = logical.number;
+    auto ws = slurm_conf_words(logical.text);
+    if (ws.empty()) continue;
     BlockLine block;
     block.line = number;
     bool has_nodes = false;
     for (auto w : ws) {
       const size_t eq = w.find('=');
       if (eq == std::string_view::npos) throw InputError(file, number, "expected Key=Value, got '" + std::string(w) + "'");
-      const std::string key = lower(w.substr(0, eq));
+      const std::string key = ascii_lower(w.substr(0, eq));
       const std::string value(w.substr(eq + 1));
       if (key == "blockname") {
         block.name = value;
@@ -112,7 +74,6 @@ BlockTopology parse_block_topology(std::string_view text, const std::string& fil
     } else if (has_nodes) {
       throw InputError(file, number, "Nodes= without BlockName=");
     }
-    if (eol == text.size()) break;
   }
   return out;
 }

@@ -23,3 +23,12 @@ TEST_CASE("topology.conf parse: what slurmctld cannot parse is an error with its
   CHECK(p.errors[1].message.find("Colour") != std::string::npos);
   CHECK(p.errors[2].line == 3);
 }
+
+TEST_CASE("topology.conf: a continued line is one switch, reported at its first line") {
+  const ParsedTopology t = parse_topology_conf("# header\nSwitchName=leaf1 \\\n  Nodes=n[1-4]\nSwitchName=top Switches=leaf1\n", "t.conf");
+  REQUIRE(t.errors.empty());
+  REQUIRE(t.switches.size() == 2);
+  CHECK(t.switches[0].line == 2);
+  CHECK(t.switches[0].nodes.size() == 4);
+  CHECK(t.switches[1].line == 4);
+}
