@@ -11,6 +11,7 @@
 #include <string>
 
 #include "discover/input_error.h"
+#include "discover/json_line.h"
 
 namespace slurmtopo {
 namespace {
@@ -65,102 +66,7 @@ ordered_json fabric_json(const Fabric& fabric) {
 
 // ---- reading ----------------------------------------------------------------------------
 
-int line_of(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
-}
-
-// A char iterator that records how far the parser has read, so SAX events can be placed.
-struct TrackingIterator {
-  using iterator_category = std::input_iterator_tag;
-  using value_type = char;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const char*;
-  using reference = const char&;
-
-  const char* p;
-  const char** read_up_to;
-
-  reference operator*() const { return *p; }
-  TrackingIterator& operator++() {
-    *read_up_to = ++p;
-    return *this;
-  }
-  TrackingIterator operator++(int) {
-    TrackingIterator old = *this;
-    ++*this;
-    return old;
-  }
-  bool operator==(const TrackingIterator& o) const { return p == o.p; }
-};
-
-// SAX handler that stops at the value (or object key) a JSON pointer names and remembers
-// the line it is on.
-class LineFinder : public nlohmann::json_sax<json> {
- public:
-  LineFinder(const json::json_pointer& target, std::string_view text, const char** read_up_to)
-      : target_(target.to_string()), text_(text), read_up_to_(read_up_to) {}
-
-  int line() const { return line_; }
-
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t&) override { return value(); }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override { return value() && (frames_.push_back({false, -1, ""}), true); }
-  bool start_array(std::size_t) override { return value() && (frames_.push_back({true, -1, ""}), true); }
-  bool end_object() override { return frames_.pop_back(), true; }
-  bool end_array() override { return frames_.pop_back(), true; }
-  bool key(string_t& k) override {
-    frames_.back().key = k;
-    return !found(frames_.size());
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;
-  }
-
- private:
-  struct Frame {
-    bool array;
-    long index;
-    std::string key;
-  };
-
-  bool value() {
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
-    return !found(frames_.size());
-  }
-  // Compares the path of the first `depth` frames with the target; records the line on a hit.
-  bool found(size_t depth) {
-    json::json_pointer here;
-    for (size_t i = 0; i < depth; ++i)
-      here /= frames_[i].array ? std::to_string(frames_[i].index) : frames_[i].key;
-    if (here.to_string() != target_) return false;
-    // The parser may have read one character past the token (a number's terminator).
-    line_ = line_of(text_, static_cast<size_t>(*read_up_to_ - text_.data()) - 1);
-    return true;
-  }
-
-  std::string target_;
-  std::string_view text_;
-  const char** read_up_to_;
-  std::vector<Frame> frames_;
-  int line_ = 0;
-};
-
-int find_line(std::string_view text, const json::json_pointer& where) {
-  const char* read_up_to = text.data();
-  LineFinder finder(where, text, &read_up_to);
-  TrackingIterator first{text.data(), &read_up_to};
-  TrackingIterator last{text.data() + text.size(), &read_up_to};
-  json::sax_parse(first, last, &finder);
-  return finder.line();
-}
-
-// A schema violation found in the DOM, placed later by find_line().
+// A schema violation found in the DOM, placed later by json_line_of().
 struct SchemaError {
   json::json_pointer where;
   std::string expected;
@@ -339,7 +245,7 @@ Snapshot snapshot_from_json(std::string_view text, const std::string& file) {
     root = json::parse(text.begin(), text.end());
   } catch (const json::parse_error& e) {
     // e.byte is 1-based and points at the last character read.
-    int line = e.byte ? line_of(text, e.byte - 1) : 0;
+    int line = e.byte ? line_at_offset(text, e.byte - 1) : 0;
     // Keep nlohmann's reason, drop its "[json.exception...] parse error at line L, column C: ".
     std::string what = e.what();
     auto reason = what.find(": ", what.find("parse error"));
@@ -348,7 +254,7 @@ Snapshot snapshot_from_json(std::string_view text, const std::string& file) {
   try {
     return read_snapshot(root);
   } catch (const SchemaError& e) {
-    throw InputError(file, find_line(text, e.where), "expected " + e.expected + " (at " + e.where.to_string() + ")");
+    throw InputError(file, json_line_of(text, e.where), "expected " + e.expected + " (at " + e.where.to_string() + ")");
   }
 }
 
