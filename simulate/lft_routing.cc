@@ -5,6 +5,8 @@
 // unreachable: route() returns no path.
 #include "simulate/routing_engines.h"
 
+#include <algorithm>
+
 namespace slurmtopo {
 namespace {
 
@@ -13,11 +15,21 @@ class TableRouting final : public Routing {
   TableRouting(std::shared_ptr<const FabricIndex> index, ForwardingTables tables, RoutingKind kind)
       : index_(std::move(index)), tables_(std::move(tables)), kind_(kind) {
     const Cluster& c = index_->cluster();
-    table_of_.assign(c.switches.size(), nullptr);
-    for (int s = 0; s < static_cast<int>(c.switches.size()); ++s) {
+    const int switches = static_cast<int>(c.switches.size());
+    table_of_.assign(switches, nullptr);
+    for (int s = 0; s < switches; ++s) {
       auto it = tables_.by_switch.find(c.switches[s].guid);
       if (it != tables_.by_switch.end()) table_of_[s] = &it->second;
     }
+    // Every hop is a table lookup, then "where does this port lead": keeping the second in one
+    // small array per switch (rather than walking the index's port lists) saves a cache miss
+    // per hop, which is most of what a prediction with forwarding tables costs.
+    for (int s = 0; s < switches; ++s)
+      for (const PortEntry& e : index_->ports(index_->switch_vertex(s))) stride_ = std::max(stride_, e.port + 1);
+    hops_.assign(static_cast<size_t>(switches) * stride_, Hop{});
+    for (int s = 0; s < switches; ++s)
+      for (const PortEntry& e : index_->ports(index_->switch_vertex(s)))
+        hops_[static_cast<size_t>(s) * stride_ + e.port] = Hop{e.out, e.peer, e.peer_switch};
   }
 
   RoutingKind kind() const override { return kind_; }
@@ -32,16 +44,16 @@ class TableRouting final : public Routing {
     path.links.push_back(a.up);
     const int max_hops = static_cast<int>(table_of_.size()) + 1;
     int sw = a.leaf;
-    for (int hop = 0; hop < max_hops; ++hop) {
+    for (int hops = 0; hops < max_hops; ++hops) {
       const std::vector<uint8_t>* table = table_of_[sw];
       if (!table || b.lid >= table->size()) return {};
       const uint8_t out = (*table)[b.lid];
-      if (out == ForwardingTables::kNoPort || out == 0) return {};
-      const PortEntry* e = index_->port(index_->switch_vertex(sw), out);
-      if (!e) return {};
-      path.links.push_back(e->out);
-      if (e->peer == b.vertex) return {std::move(path)};
-      sw = index_->switch_of(e->peer);
+      if (out == ForwardingTables::kNoPort || out == 0 || out >= stride_) return {};
+      const Hop& hop = hops_[static_cast<size_t>(sw) * stride_ + out];
+      if (hop.peer < 0) return {};
+      path.links.push_back(hop.out);
+      if (hop.peer == b.vertex) return {std::move(path)};
+      sw = hop.peer_switch;
       if (sw < 0) return {};
     }
     return {};
@@ -52,6 +64,13 @@ class TableRouting final : public Routing {
   ForwardingTables tables_;
   RoutingKind kind_;
   std::vector<const std::vector<uint8_t>*> table_of_;  // by switch index
+  struct Hop {
+    DirectedLink out;
+    int peer = -1;         // vertex at the far end; -1: no cable on this port
+    int peer_switch = -1;  // its switch index; -1 when it is not a switch
+  };
+  int stride_ = 1;         // ports per switch in hops_ (the largest port number + 1)
+  std::vector<Hop> hops_;  // by switch index * stride_ + port
 };
 
 }  // namespace
