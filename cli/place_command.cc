@@ -189,7 +189,7 @@ void add_place_command(CLI::App& app) {
   cmd->add_flag("--exclusive", o->exclusive, "whole nodes (salloc --exclusive)");
   cmd->add_option("--switches", o->switches, "maximum leaf switches, N[@max-time]");
   cmd->add_option("--topology-param", o->topology_param, "TopoOptional and/or Dragonfly (comma separated)");
-  cmd->add_option("--slurm-version", o->version, "22.05 (default), 24.05 or 25.11");
+  cmd->add_option("--slurm-version", o->version, "the release slurmctld runs, YY.MM (default 22.05): 24.05+ and 25.11+ rules are modelled");
   cmd->add_option("--max-switch-wait", o->max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--explain", o->explain, "say why: top switch, leaf order and distances, weight tiers");

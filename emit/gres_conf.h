@@ -10,18 +10,9 @@
 #include <vector>
 
 #include "discover/node_inventory.h"
+#include "emit/slurm_release.h"
 
 namespace slurmtopo {
-
-// The Slurm release the files are for, "YY.MM" (any release, unlike simulate/slurm_select.h's
-// SlurmVersion, which names the placement algorithms it models).
-struct SlurmRelease {
-  int year = 22, month = 5;
-  auto operator<=>(const SlurmRelease&) const = default;
-};
-// Throws InputError("--slurm-version", 0, ...) unless "YY.MM" (e.g. 22.05, 24.11, 25.11).
-SlurmRelease parse_slurm_release(std::string_view text);
-std::string to_string(SlurmRelease v);
 
 // How a version checks a GPU's Cores= (slurm.md), violations drain the node:
 enum class CoreRule {

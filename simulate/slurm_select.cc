@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "discover/input_error.h"
+#include "emit/slurm_release.h"
 #include "graph/hostlist.h"
 #include "simulate/slurm_select_model.h"
 
@@ -16,10 +17,13 @@ namespace slurmtopo {
 using namespace select_detail;
 
 SlurmVersion parse_slurm_version(const std::string& text) {
-  if (text == "22.05") return SlurmVersion::V22_05;
-  if (text == "24.05") return SlurmVersion::V24_05;
-  if (text == "25.11") return SlurmVersion::V25_11;
-  throw InputError("--slurm-version", 0, "expected 22.05, 24.05 or 25.11, got '" + text + "'");
+  // Any release the admin runs maps to the newest modelled behaviour at or before it: 23.02
+  // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later.
+  const SlurmRelease release = parse_slurm_release(text);
+  if (release >= SlurmRelease{25, 11}) return SlurmVersion::V25_11;
+  if (release >= SlurmRelease{24, 5}) return SlurmVersion::V24_05;
+  if (release >= SlurmRelease{22, 5}) return SlurmVersion::V22_05;
+  throw InputError("--slurm-version", 0, "expected 22.05 or later (what is modelled), got '" + text + "'");
 }
 
 std::string to_string(SlurmVersion version) {

@@ -252,3 +252,15 @@ TEST_CASE("select: the explanation names the top switch, the leaf order and the 
   CHECK(text.find("l4  distance 2") != std::string::npos);
   CHECK(text.find("allocated: n[9-14]") != std::string::npos);
 }
+
+TEST_CASE("select: any release names the newest modelled rules at or before it") {
+  CHECK(parse_slurm_version("22.05") == SlurmVersion::V22_05);
+  CHECK(parse_slurm_version("23.11") == SlurmVersion::V22_05);
+  CHECK(parse_slurm_version("24.05") == SlurmVersion::V24_05);
+  CHECK(parse_slurm_version("24.11") == SlurmVersion::V24_05);
+  CHECK(parse_slurm_version("25.05") == SlurmVersion::V24_05);
+  CHECK(parse_slurm_version("25.11") == SlurmVersion::V25_11);
+  CHECK(parse_slurm_version("26.05") == SlurmVersion::V25_11);
+  CHECK_THROWS_AS(parse_slurm_version("21.08"), InputError);
+  CHECK_THROWS_AS(parse_slurm_version("24"), InputError);
+}
