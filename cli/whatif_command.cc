@@ -214,7 +214,7 @@ void run_whatif(const WhatifOptions& o) {
       notes = std::move(e.notes);
       if (!e.hosts_cut.empty())
         notes.push_back(std::to_string(e.hosts_cut.size()) + " node" + (e.hosts_cut.size() > 1 ? "s" : "") +
-                        " lost an HCA cable and count as down");
+                        (e.hosts_cut.size() > 1 ? " lost an HCA cable and count as down" : " lost an HCA cable and counts as down"));
       for (const auto& h : e.hosts_cut)
         if (std::find(names.begin(), names.end(), h) != names.end()) spec.drained.push_back(h);
     }

@@ -59,8 +59,8 @@ WhatifCase make_whatif_case(Cluster cluster, const WhatifSlurm& slurm, const Wha
   for (const auto& n : spec.drained) mark(n, "--drain");
   for (const auto& n : lost) mark(n, "--nodes");
   if (!lost.empty())
-    c.notes.push_back(std::to_string(lost.size()) + " node" + (lost.size() > 1 ? "s" : "") +
-                      " lost every cable and count as down");
+    c.notes.push_back(std::to_string(lost.size()) + (lost.size() > 1 ? " nodes" : " node") +
+                      (lost.size() > 1 ? " lost every cable and count as down" : " lost every cable and counts as down"));
   return c;
 }
 
