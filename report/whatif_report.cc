@@ -87,6 +87,12 @@ void print_policies(std::ostream& out, const json& h, const std::vector<json>& r
   }
   out << "\nbest: the fewest leaves, then groups, the free nodes allow; random: seed "
       << h["seed"].get<uint64_t>() << "\n";
+  bool refused = false;
+  for (const json& rec : records)
+    for (const json& p : rec["policies"]) refused |= p["started"].get<bool>() && !p["busbw_gbs"].is_number();
+  if (refused)
+    out << "busbw -: the placement cannot be simulated (a host without a cable on one of its rails?\n"
+           "`slurmtopo simulate --nodes HOSTLIST` says why)\n";
 }
 
 void print_edits(std::ostream& out, const json& h, const json& summary) {
