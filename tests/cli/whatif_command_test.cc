@@ -199,3 +199,21 @@ TEST_CASE("whatif: -o writes the report atomically") {
   CHECK(r.output.empty());
   CHECK(s.read("report.txt") == run("whatif" + kFabric + " -N 8").output);
 }
+
+TEST_CASE("whatif: a progress bar on a terminal's stderr, never in the report") {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) {
+    MESSAGE("skipped: util-linux `script` (to give the run a terminal) is not installed");
+    return;
+  }
+  Scratch s;
+  const std::string args = "whatif" + kFabric + " --synthetic 200 --seed 2";
+  // script(1) runs the command on a pseudo-terminal: stderr is a terminal, stdout goes to a file.
+  const std::string cmd = "script -qec \"" + std::string(SLURMTOPO_BINARY) + " " + args + " > " + s.path("report.txt") +
+                          "\" /dev/null > " + s.path("terminal.txt") + " 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  Run tty;
+  tty.output = s.read("terminal.txt");
+  CHECK(tty.output.find("whatif [") != std::string::npos);
+  CHECK(tty.output.find("100 %") != std::string::npos);
+  CHECK(s.read("report.txt") == run(args).output);
+}
