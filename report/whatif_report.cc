@@ -141,6 +141,17 @@ void print_replay(std::ostream& out, const json& h, const std::vector<json>& rec
                   fixed(m["mean_wait_s"], 0).c_str());
     out << line;
   }
+  bool busbw = false;
+  for (const json& rec : records) busbw |= rec["metrics"]["busbw_gbs"]["count"].get<int>() > 0;
+  if (busbw) {
+    out << "predicted busbw of multi-node jobs, GB/s (mean, median):\n";
+    for (const json& rec : records) {
+      const json& b = rec["metrics"]["busbw_gbs"];
+      std::snprintf(line, sizeof line, "  %-18s %9s %9s\n", rec["variant"].get<std::string>().c_str(),
+                    fixed(b["mean"], 2).c_str(), fixed(b["p50"], 2).c_str());
+      out << line;
+    }
+  }
   out << "slowdown: the best placement's predicted busbw / the job's, multi-node jobs; slowed: above 1.05;\n"
          "frag: time-weighted share of free nodes on partly busy leaves; util: node-seconds used / up\n";
 }

@@ -25,8 +25,9 @@ Distribution distribution(std::vector<double> v) {
 
 ReplayMetrics replay_metrics(const std::vector<WorkloadJob>& jobs, const std::vector<ScheduledJob>& schedule,
                              const LeafTree& leaves, const std::vector<char>& down,
-                             const std::vector<double>& slowdowns) {
+                             const std::vector<double>& slowdowns, const std::vector<double>& busbw) {
   ReplayMetrics m;
+  std::vector<double> job_busbw;
   m.jobs = static_cast<int>(jobs.size());
   std::vector<double> waits, slow;
   int64_t first = INT64_MAX, last = INT64_MIN;
@@ -46,6 +47,7 @@ ReplayMetrics replay_metrics(const std::vector<WorkloadJob>& jobs, const std::ve
       ++m.multi_node;
       m.span_leaves += leaves.leaves_spanned(s.nodes) > 1;
       m.span_groups += leaves.groups_spanned(s.nodes) > 1;
+      if (j < busbw.size()) job_busbw.push_back(busbw[j]);
       if (j < slowdowns.size() && std::isfinite(slowdowns[j])) {
         slow.push_back(slowdowns[j]);
         m.slowed += slowdowns[j] > 1.05;
@@ -55,6 +57,7 @@ ReplayMetrics replay_metrics(const std::vector<WorkloadJob>& jobs, const std::ve
     events.emplace_back(s.end, -1, static_cast<int>(j));
   }
   m.slowdown = distribution(slow);
+  m.busbw = distribution(job_busbw);
   const Distribution w = distribution(waits);
   m.mean_wait = w.mean;
   m.p90_wait = w.p90;

@@ -30,6 +30,9 @@ struct ReplayMetrics {
   // best placement's. Empty when no busbw was predicted.
   Distribution slowdown;
   int slowed = 0;          // jobs with a slowdown above 1.05
+  // Predicted busbw (GB/s) of multi-node jobs, when every job was costed (replays that
+  // compare edits); empty otherwise.
+  Distribution busbw;
   double fragmentation = 0;  // time-weighted share of free nodes on leaves that are partly busy
   double utilisation = 0;    // node-seconds used / node-seconds up, first submit to last end
   double mean_wait = 0;      // s, started jobs
@@ -37,9 +40,9 @@ struct ReplayMetrics {
   int64_t makespan = 0;      // s, first submit to last end
 };
 
-// `slowdowns` per job (NaN or absent: not predicted). `down` marks nodes never up.
+// `slowdowns` and `busbw` per job (NaN or absent: not predicted). `down` marks nodes never up.
 ReplayMetrics replay_metrics(const std::vector<WorkloadJob>& jobs, const std::vector<ScheduledJob>& schedule,
                              const LeafTree& leaves, const std::vector<char>& down,
-                             const std::vector<double>& slowdowns);
+                             const std::vector<double>& slowdowns, const std::vector<double>& busbw = {});
 
 }  // namespace slurmtopo

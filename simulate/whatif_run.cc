@@ -59,6 +59,7 @@ json metrics_json(const ReplayMetrics& m) {
           {"span_groups", m.span_groups},
           {"slowdown", distribution_json(m.slowdown)},
           {"slowed", m.slowed},
+          {"busbw_gbs", distribution_json(m.busbw)},
           {"fragmentation", number(m.fragmentation)},
           {"utilisation", number(m.utilisation)},
           {"mean_wait_s", number(m.mean_wait)},
@@ -155,6 +156,7 @@ std::vector<json> run_whatif_units(const WhatifRequest& r, const WhatifInputs& i
       options.seed = unit_seed(r.seed, units[u]);
       options.backfill.max_job_test = r.max_job_test;
       options.threads = in.threads;
+      options.cost_every_job = !r.edits.empty();
       ReplayProgress jobs_done;
       if (progress)
         jobs_done = [&](int done, int total) { progress(static_cast<double>(u) + 0.9 * done / std::max(total, 1), static_cast<int>(units.size())); };

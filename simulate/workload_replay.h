@@ -23,11 +23,15 @@ struct ReplayOptions {
   uint64_t seed = 1;        // for the random policy
   BackfillOptions backfill;
   unsigned threads = 2;     // for the predictions
+  // Cost every multi-node job's placement, not only those that differ from the best one:
+  // what comparing busbw before and after an edit needs.
+  bool cost_every_job = false;
 };
 
 struct Replay {
   std::vector<ScheduledJob> schedule;
   std::vector<double> slowdown;  // per job; NaN for jobs not started or on one node
+  std::vector<double> busbw;     // per job with cost_every_job; NaN where not predicted
   ReplayMetrics metrics;
 };
 

@@ -217,3 +217,19 @@ TEST_CASE("whatif: a progress bar on a terminal's stderr, never in the report") 
   CHECK(tty.output.find("100 %") != std::string::npos);
   CHECK(s.read("report.txt") == run(args).output);
 }
+
+TEST_CASE("whatif: a replay with an edit compares the predicted busbw of every job") {
+  Run r = run("whatif" + kFabric + " --synthetic 200 --seed 6 --remove-cable su2-rail6,rail6-spine01 --json");
+  REQUIRE(r.code == 0);
+  const nlohmann::json j = parsed(r);
+  REQUIRE(j["records"].size() == 3);
+  const auto& before = j["records"][0]["metrics"];
+  const auto& after = j["records"][2]["metrics"];
+  CHECK(j["records"][2]["variant"] == "slurm after edits");
+  // Every multi-node job is costed, except those on dgx040, which misses a rail cable.
+  CHECK(before["busbw_gbs"]["count"].get<int>() <= before["multi_node"].get<int>());
+  CHECK(before["busbw_gbs"]["count"].get<int>() > before["multi_node"].get<int>() * 3 / 4);
+  // Same placements (the tree is unchanged), but no job is routed over the 1x cable any more.
+  CHECK(after["span_leaves"] == before["span_leaves"]);
+  CHECK(after["busbw_gbs"]["mean"].get<double>() > before["busbw_gbs"]["mean"].get<double>());
+}

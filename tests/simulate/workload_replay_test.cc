@@ -80,3 +80,19 @@ TEST_CASE("workload replay: no topology spans more leaves than Slurm with the tr
   const Replay f = replay_workload(c, w, flat, nullptr);
   CHECK(t.metrics.span_leaves < f.metrics.span_leaves);
 }
+
+TEST_CASE("workload replay: cost_every_job predicts every multi-node job's busbw") {
+  const Cluster cluster = oversubscribed_tree();
+  const WhatifCase c = make_whatif_case(cluster, partition_of(cluster), {});
+  const Workload w = synthetic_workload({80, 32, 5, 0.9});
+  PlacementCosts costs(*c.fabric, one_rail(), 1 << 30);
+  ReplayOptions every;
+  every.cost_every_job = true;
+  const Replay r = replay_workload(c, w, every, &costs);
+  bool all = true;
+  for (size_t j = 0; j < w.jobs.size(); ++j)
+    all &= (w.jobs[j].nodes > 1) == std::isfinite(r.busbw[j]);
+  CHECK(all);
+  CHECK(r.metrics.busbw.count == r.metrics.multi_node);
+  CHECK(replay_workload(c, w, {}, &costs).metrics.busbw.count == 0);
+}
