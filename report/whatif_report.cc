@@ -19,7 +19,8 @@ std::string fixed(const json& v, int decimals) {
 
 std::string fixed(double v, int decimals) { return std::isfinite(v) ? fixed(json(v), decimals) : "-"; }
 
-double round3(double x) { return std::round(x * 1000) / 1000; }
+// + 0.0 turns a rounded -0 into 0: "-0.0 %" says a loss where there is none.
+double round3(double x) { return std::round(x * 1000) / 1000 + 0.0; }
 
 // Per job size, before and after: placements started, mean busbw, how many span leaves/groups.
 json edits_summary(const json& header, const std::vector<json>& records) {
@@ -106,10 +107,12 @@ void print_edits(std::ostream& out, const json& h, const json& summary) {
     const json &b = row["before"], &a = row["after"];
     auto pair = [](const json& x, const json& y) { return x.dump() + " -> " + y.dump(); };
     const std::string busbw = fixed(b["mean_busbw_gbs"], 2) + " -> " + fixed(a["mean_busbw_gbs"], 2);
-    const std::string change =
-        row["busbw_change"].is_number() ? (row["busbw_change"].get<double>() >= 0 ? "+" : "") +
-                                              fixed(row["busbw_change"].get<double>() * 100, 1) + " %"
-                                        : "-";
+    std::string change = "-";
+    if (row["busbw_change"].is_number()) {
+      change = fixed(row["busbw_change"].get<double>() * 100, 1);
+      if (change == "-0.0") change = "0.0";
+      change = (change[0] == '-' ? "" : "+") + change + " %";
+    }
     std::snprintf(line, sizeof line, "%9d  %-13s %-23s %9s  %-13s %-13s\n", row["job_nodes"].get<int>(),
                   pair(b["started"], a["started"]).c_str(), busbw.c_str(), change.c_str(),
                   pair(b["span_leaves"], a["span_leaves"]).c_str(), pair(b["span_groups"], a["span_groups"]).c_str());

@@ -14,7 +14,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-json number(double x) { return std::isfinite(x) ? json(std::round(x * 1000) / 1000) : json(nullptr); }
+json number(double x) { return std::isfinite(x) ? json(std::round(x * 1000) / 1000 + 0.0) : json(nullptr); }
 
 uint64_t unit_seed(uint64_t seed, int unit) { return seed * 1000003u + static_cast<uint64_t>(unit); }
 

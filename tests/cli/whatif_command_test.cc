@@ -233,3 +233,18 @@ TEST_CASE("whatif: a replay with an edit compares the predicted busbw of every j
   CHECK(after["span_leaves"] == before["span_leaves"]);
   CHECK(after["busbw_gbs"]["mean"].get<double>() > before["busbw_gbs"]["mean"].get<double>());
 }
+
+TEST_CASE("whatif --topology: Slurm told one flat leaf splits jobs the real tree keeps whole") {
+  // With the real tree, a 12-node job spans two SUs only when no SU has 12 free nodes; then
+  // any placement must span two. Told that all nodes share one leaf, Slurm takes the first free
+  // nodes, which can span SUs anyway: never fewer spanning placements, and here more.
+  Scratch s;
+  const std::string flat = s.write("flat.conf", "SwitchName=all Nodes=dgx[001-064]\n");
+  Run r = run("whatif" + kFabric + " -N 12 --samples 20 --topology " + flat + " --json");
+  REQUIRE(r.code == 0);
+  const nlohmann::json j = parsed(r);
+  CHECK(j["run"]["edits"][0] == "place with " + flat);
+  const auto& row = j["summary"]["sizes"][0];
+  CHECK(row["after"]["span_leaves"].get<int>() > row["before"]["span_leaves"].get<int>());
+  CHECK(row["after"]["started"] == row["before"]["started"]);
+}
