@@ -277,7 +277,7 @@ void add_whatif_command(CLI::App& app) {
   cmd->add_option("--nodes", o->nodes, "the partition (hostlist; default: every host on the fabric)");
   cmd->add_option("--weights", o->weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
   cmd->add_option("-N,--count", o->sizes, "nodes per job; several sizes comma separated");
-  cmd->add_option("--busy", o->busy, "nodes allocated to other jobs (policies)");
+  cmd->add_option("--busy", o->busy, "nodes allocated to other jobs (policies; with edits, in every sample)");
   cmd->add_option("--size", o->size, "allreduce message size for the predicted busbw")->capture_default_str();
   cmd->add_option("--routing", o->routing, "minhop (D-mod-K), ftree or adaptive")->capture_default_str();
   cmd->add_option("--topology-param", o->topology_param, "TopoOptional and/or Dragonfly");

@@ -97,6 +97,7 @@ void print_policies(std::ostream& out, const json& h, const std::vector<json>& r
 }
 
 void print_edits(std::ostream& out, const json& h, const json& summary) {
+  if (!h["busy"].get<std::string>().empty()) out << "busy in every sample: " << h["busy"].get<std::string>() << "\n";
   out << "over " << h["samples"].get<int>() << " sampled busy states (seed " << h["seed"].get<uint64_t>() << ", 0-"
       << fixed(h["max_busy_share"].get<double>() * 100, 0) << " % of the nodes busy), Slurm's placement before -> after:\n";
   char line[512];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 #include "discover/input_error.h"
 
@@ -23,13 +24,12 @@ void drop_uncabled(Fabric& f) {
   std::erase_if(f.nodes, [&](const FabricNode& n) { return !cabled.count(n.guid); });
 }
 
-int last_port(const Fabric& f, uint64_t guid) {
-  int p = 0;
-  for (const Link& l : f.links) {
-    if (l.a.guid == guid) p = std::max(p, l.a.port);
-    if (l.b.guid == guid) p = std::max(p, l.b.port);
-  }
-  return p;
+// The highest cabled port of every node, in one pass over the cables.
+std::unordered_map<uint64_t, int> last_ports(const Fabric& f) {
+  std::unordered_map<uint64_t, int> last;
+  for (const Link& l : f.links)
+    for (const LinkEnd& end : {l.a, l.b}) last[end.guid] = std::max(last[end.guid], end.port);
+  return last;
 }
 
 void add_spines(const Cluster& c, std::vector<Fabric>& fabrics, int count, std::vector<std::string>& notes) {
@@ -56,6 +56,7 @@ void add_spines(const Cluster& c, std::vector<Fabric>& fabrics, int count, std::
       proto = l;
       break;
     }
+  const std::unordered_map<uint64_t, int> last = last_ports(f);
   std::vector<FabricNode> added;
   std::vector<Link> cables;
   std::vector<std::string> full;  // switches without enough free ports for the new uplinks
@@ -70,7 +71,7 @@ void add_spines(const Cluster& c, std::vector<Fabric>& fabrics, int count, std::
     for (const SwitchInfo* low : below) {
       Link l;
       l.a.guid = low->guid;
-      l.a.port = last_port(f, low->guid) + k;  // the k-th new spine takes the k-th free port
+      l.a.port = last.at(low->guid) + k;  // the k-th new spine takes the k-th free port
       l.b = {n.guid, ++port, 0, 0};
       l.width = proto.width;
       l.speed = proto.speed;
@@ -88,10 +89,11 @@ void add_spines(const Cluster& c, std::vector<Fabric>& fabrics, int count, std::
     if (std::pair(l.b.guid, l.b.port) < std::pair(l.a.guid, l.a.port)) std::swap(l.a, l.b);
     f.links.push_back(l);
   }
+  std::unordered_map<uint64_t, int> used;
+  for (const Link& l : cables)
+    for (const LinkEnd& end : {l.a, l.b}) used[end.guid] = std::max(used[end.guid], end.port);
   for (FabricNode& n : f.nodes)
-    for (const Link& l : cables)
-      for (const LinkEnd& end : {l.a, l.b})
-        if (end.guid == n.guid) n.num_ports = std::max(n.num_ports, end.port);
+    if (auto it = used.find(n.guid); it != used.end()) n.num_ports = std::max(n.num_ports, it->second);
   f.nodes.insert(f.nodes.end(), added.begin(), added.end());
   normalize(f);
 }
@@ -118,7 +120,7 @@ CableRef parse_cable_ref(const std::string& text) {
 
 std::vector<std::string> describe(const WhatifEdits& e) {
   std::vector<std::string> out;
-  if (!e.drain.empty()) out.push_back("drain " + std::to_string(e.drain.size()) + " nodes");
+  if (!e.drain.empty()) out.push_back("drain " + std::to_string(e.drain.size()) + (e.drain.size() > 1 ? " nodes" : " node"));
   for (const auto& s : e.drain_switches) out.push_back("take switch " + s + " out of service");
   for (const auto& c : e.remove_cables)
     out.push_back("remove the cable " + (c.port ? c.a + " port " + std::to_string(c.port) : "between " + c.a + " and " + c.b));

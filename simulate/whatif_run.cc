@@ -123,7 +123,7 @@ json whatif_run_header(const WhatifRequest& r, const WhatifInputs& in, const std
   }
   h["seed"] = r.seed;
   if (whatif_mode(r) != WhatifMode::Replay) h["sizes"] = r.sizes;
-  if (whatif_mode(r) == WhatifMode::Policies) h["busy"] = compress_hostlist(r.busy);
+  if (whatif_mode(r) != WhatifMode::Replay) h["busy"] = compress_hostlist(r.busy);
   if (whatif_mode(r) == WhatifMode::Edits) {
     h["samples"] = r.samples;
     h["max_busy_share"] = r.max_busy_share;
@@ -183,7 +183,10 @@ std::vector<json> run_whatif_units(const WhatifRequest& r, const WhatifInputs& i
     SeededRandom rng(unit_seed(r.seed, k));
     const double share = rng.unit() * r.max_busy_share;
     std::vector<char> busy(before.node_names().size(), 0);
-    for (size_t i = 0; i < busy.size(); ++i) busy[i] = rng.unit() < share && !before.down[i];
+    for (size_t i = 0; i < busy.size(); ++i) {
+      const bool drawn = rng.unit() < share;  // drawn for every node, so --busy changes no other draw
+      busy[i] = (drawn || given_busy[i]) && !before.down[i];
+    }
     rec["busy_nodes"] = std::count(busy.begin(), busy.end(), 1);
     rec["jobs"] = json::array();
     for (int n : r.sizes)

@@ -26,7 +26,7 @@ const char* to_string(WhatifMode mode);
 
 struct WhatifRequest {
   std::vector<int> sizes;           // -N: nodes per job
-  std::vector<std::string> busy;    // --busy (policies)
+  std::vector<std::string> busy;    // --busy: policies; busy in every sample of edits
   uint64_t seed = 1;
   int samples = 100;                // busy states sampled for edits
   double max_busy_share = 0.6;      // a sample has up to this share of the nodes busy

@@ -17,7 +17,7 @@ json placed(double busbw, int leaves, int groups) {
 json header() {
   return {{"command", "slurmtopo whatif"}, {"mode", "edits"}, {"fabric", {"f"}}, {"nodes", 16},
           {"topology", "emitted topology.conf"}, {"profile", "p"}, {"size", "1 GiB"}, {"seed", 1},
-          {"sizes", {4}}, {"samples", 2}, {"max_busy_share", 0.6}, {"edits", {"add 1 spine"}},
+          {"sizes", {4}}, {"busy", ""}, {"samples", 2}, {"max_busy_share", 0.6}, {"edits", {"add 1 spine"}},
           {"notes", json::array()}, {"units", 2}};
 }
 

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "graph/hostlist.h"
 #include "simulate/synthetic_workload.h"
 #include "tests/simulate/whatif_fixtures.h"
 
@@ -60,10 +61,9 @@ TEST_CASE("whatif run: units give the same records together or apart") {
   for (const auto& rec : all)
     for (const auto& j : rec["jobs"]) {
       if (j["after"]["started"].get<bool>())
-        after_clean &= j["after"]["hostlist"].get<std::string>().find("gpu00[1-3") == std::string::npos &&
-                       j["after"]["hostlist"].get<std::string>().find("gpu001") == std::string::npos;
+        for (const auto& n : expand_hostlist(j["after"]["hostlist"].get<std::string>())) after_clean &= n > "gpu003";
       if (j["before"]["started"].get<bool>())
-        before_uses |= j["before"]["hostlist"].get<std::string>().find("gpu[001") != std::string::npos;
+        for (const auto& n : expand_hostlist(j["before"]["hostlist"].get<std::string>())) before_uses |= n <= "gpu003";
     }
   CHECK(after_clean);
   CHECK(before_uses);
@@ -83,4 +83,27 @@ TEST_CASE("whatif run: the header names what identifies the run") {
   CHECK(h["units"] == 1);
   r.seed = 10;
   CHECK(whatif_run_header(r, {&before, nullptr, &bc, nullptr, 2}, {"f.topo"}) != h);
+}
+
+TEST_CASE("whatif run: --busy nodes are busy in every sample of an edit") {
+  const Cluster cluster = oversubscribed_tree();
+  const WhatifCase before = make_whatif_case(cluster, partition_of(cluster), {});
+  WhatifCaseSpec drained;
+  drained.drained = {"gpu032"};
+  const WhatifCase after = make_whatif_case(cluster, partition_of(cluster), drained);
+  WhatifRequest r;
+  r.sizes = {8};
+  r.samples = 10;
+  r.edits.drain = drained.drained;
+  r.busy = {"gpu001", "gpu002", "gpu003", "gpu004", "gpu005", "gpu006", "gpu007", "gpu008"};
+  const auto records = run_whatif_units(r, {&before, &after, nullptr, nullptr, 1}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
+  bool clear = true;
+  for (const auto& rec : records) {
+    CHECK(rec["busy_nodes"].get<int>() >= 8);
+    for (const char* side : {"before", "after"})
+      if (rec["jobs"][0][side]["started"].get<bool>())
+        for (const auto& n : expand_hostlist(rec["jobs"][0][side]["hostlist"].get<std::string>()))
+          clear &= n > "gpu008";
+  }
+  CHECK(clear);
 }
