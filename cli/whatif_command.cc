@@ -288,7 +288,7 @@ void add_whatif_command(CLI::App& app) {
   cmd->add_option("--drain", o->drain, "edit: these nodes drained (hostlist)");
   cmd->add_option("--drain-switch", o->drain_switches, "edit: this switch out of service (every cable)");
   cmd->add_option("--remove-cable", o->remove_cables, "edit: SWITCH/PORT or SWITCH_A,SWITCH_B");
-  cmd->add_option("--add-spines", o->add_spines, "edit: N more top-level switches, cabled to every switch below")
+  cmd->add_option("--add-spines", o->add_spines, "edit: N more top-level switches, each cabled like an existing one")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--topology", o->topology, "edit: Slurm uses this topology.conf instead of the emitted one")
       ->check(CLI::ExistingFile);

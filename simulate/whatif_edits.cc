@@ -32,58 +32,70 @@ std::unordered_map<uint64_t, int> last_ports(const Fabric& f) {
   return last;
 }
 
+// Each new spine copies a top-level switch (the first, second, ... in name order, round robin)
+// and is cabled once to every switch one level down that its model reaches: on a 2-level
+// tree every leaf, on a 3-level tree the model's core group, on a rail-optimized fabric the
+// model's rail plane.
 void add_spines(const Cluster& c, std::vector<Fabric>& fabrics, int count, std::vector<std::string>& notes) {
   int top_level = 0;
   for (const SwitchInfo& s : c.switches)
     if (s.role == SwitchRole::Upper) top_level = std::max(top_level, s.level);
   if (top_level == 0) throw InputError("--add-spines", 0, "the fabric has no switches above its leaves to add to");
-  const SwitchInfo* model = nullptr;
-  std::vector<const SwitchInfo*> below;
-  for (const SwitchInfo& s : c.switches)
-    if (s.level == top_level && s.role == SwitchRole::Upper && !model) model = &s;
-  for (const SwitchInfo& s : c.switches)
-    if (s.level == top_level - 1 && (s.role == SwitchRole::Upper || s.role == SwitchRole::Leaf) && s.fabric == model->fabric)
-      below.push_back(&s);
-  Fabric& f = fabrics[model->fabric];
-  const FabricNode* spine = f.find(model->guid);
+  std::vector<const SwitchInfo*> tops;
+  std::unordered_map<uint64_t, const SwitchInfo*> by_guid;
+  for (const SwitchInfo& s : c.switches) {
+    by_guid[s.guid] = &s;
+    if (s.level == top_level && s.role == SwitchRole::Upper && (tops.empty() || s.fabric == tops.front()->fabric))
+      tops.push_back(&s);
+  }
+  Fabric& f = fabrics[tops.front()->fabric];
   uint64_t guid = 0;
+  uint16_t lid = 0;
   for (const auto& fab : fabrics)
-    for (const FabricNode& n : fab.nodes) guid = std::max(guid, n.guid);
-  // The cable type of the new uplinks: what the model spine's cables are.
-  Link proto;
-  for (const Link& l : f.links)
-    if (touches(l, model->guid)) {
-      proto = l;
-      break;
+    for (const FabricNode& n : fab.nodes) {
+      guid = std::max(guid, n.guid);
+      lid = std::max(lid, n.lid);
     }
-  const std::unordered_map<uint64_t, int> last = last_ports(f);
+  std::unordered_map<uint64_t, int> next = last_ports(f);  // last used port, then last given
   std::vector<FabricNode> added;
   std::vector<Link> cables;
-  std::vector<std::string> full;  // switches without enough free ports for the new uplinks
+  std::vector<std::string> full;  // switches without a free port for a new uplink
   for (int k = 1; k <= count; ++k) {
-    FabricNode n = *spine;
+    const SwitchInfo* model = tops[(k - 1) % tops.size()];
+    std::vector<const SwitchInfo*> below;
+    Link proto;  // the cable type of the model's downlinks
+    for (const Link& l : f.links) {
+      if (!touches(l, model->guid)) continue;
+      auto it = by_guid.find(l.a.guid == model->guid ? l.b.guid : l.a.guid);
+      if (it == by_guid.end() || it->second->level != top_level - 1) continue;
+      if (std::find(below.begin(), below.end(), it->second) == below.end()) below.push_back(it->second);
+      proto = l;
+    }
+    FabricNode n = *f.find(model->guid);
     n.guid = guid + static_cast<uint64_t>(k);
     n.sysimgguid = n.guid;
-    n.lid = 0;
+    n.lid = lid + k <= 49151 ? static_cast<uint16_t>(lid + k) : 0;
     n.description = "whatif-spine" + std::string(k < 10 ? "0" : "") + std::to_string(k);
     n.num_ports = std::max(n.num_ports, static_cast<int>(below.size()));
     int port = 0;
     for (const SwitchInfo* low : below) {
       Link l;
       l.a.guid = low->guid;
-      l.a.port = last.at(low->guid) + k;  // the k-th new spine takes the k-th free port
+      l.a.port = ++next[low->guid];
       l.b = {n.guid, ++port, 0, 0};
       l.width = proto.width;
       l.speed = proto.speed;
       const FabricNode* low_node = f.find(low->guid);
-      if (k == 1 && low_node && l.a.port + count - 1 > low_node->num_ports) full.push_back(low->name);
+      if (low_node && l.a.port > low_node->num_ports &&
+          std::find(full.begin(), full.end(), low->name) == full.end())
+        full.push_back(low->name);
       cables.push_back(l);
     }
     added.push_back(n);
   }
   if (!full.empty())
-    notes.push_back(std::to_string(full.size()) + " of the " + std::to_string(below.size()) +
-                    " switches below the spines have no free port for the new uplinks (first: " + full.front() +
+    notes.push_back(std::to_string(full.size()) + " switch" + (full.size() > 1 ? "es" : "") +
+                    " below the new spines had no free port (first: " + full.front() +
                     "): their port counts are raised, as if they had the ports");
   for (Link& l : cables) {
     if (std::pair(l.b.guid, l.b.port) < std::pair(l.a.guid, l.a.port)) std::swap(l.a, l.b);
@@ -92,8 +104,8 @@ void add_spines(const Cluster& c, std::vector<Fabric>& fabrics, int count, std::
   std::unordered_map<uint64_t, int> used;
   for (const Link& l : cables)
     for (const LinkEnd& end : {l.a, l.b}) used[end.guid] = std::max(used[end.guid], end.port);
-  for (FabricNode& n : f.nodes)
-    if (auto it = used.find(n.guid); it != used.end()) n.num_ports = std::max(n.num_ports, it->second);
+  for (FabricNode& node : f.nodes)
+    if (auto it = used.find(node.guid); it != used.end()) node.num_ports = std::max(node.num_ports, it->second);
   f.nodes.insert(f.nodes.end(), added.begin(), added.end());
   normalize(f);
 }

@@ -24,7 +24,7 @@ struct WhatifEdits {
   std::vector<std::string> drain;           // hosts (expanded hostlist)
   std::vector<std::string> drain_switches;  // every cable of the switch removed
   std::vector<CableRef> remove_cables;
-  int add_spines = 0;                       // top-level switches, each cabled to every switch below
+  int add_spines = 0;                       // top-level switches, each like an existing one
   std::string topology_file;                // another topology.conf for Slurm; "" = the emitted one
 
   bool changes_fabric() const { return !drain_switches.empty() || !remove_cables.empty() || add_spines > 0; }

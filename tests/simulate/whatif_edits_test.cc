@@ -121,3 +121,21 @@ TEST_CASE("whatif edits: described in words") {
   CHECK(WhatifEdits{}.empty());
   CHECK_FALSE(e.empty());
 }
+
+TEST_CASE("whatif edits: a spine added to a rail-optimized fabric joins its model's rail plane") {
+  RailOptimizedSpec spec;
+  spec.scalable_units = 2;
+  spec.hosts_per_su = 4;
+  spec.rails = 2;
+  spec.radix = 16;
+  const Cluster c = build_cluster({generate_rail_optimized(spec)}, ClusterOptions{});
+  WhatifEdits e;
+  e.add_spines = 2;  // one like rail0-spine01, one like the next top switch in name order
+  const Cluster after = rebuilt(edit_fabrics(c, e));
+  for (const char* leaf : {"su1-rail0", "su2-rail0"}) CHECK(named(after, leaf).uplinks == named(c, leaf).uplinks + 1);
+  // The second model is the second top switch: rail0's second spine if there is one, else rail1's.
+  int added_uplinks = 0;
+  for (const char* leaf : {"su1-rail0", "su2-rail0", "su1-rail1", "su2-rail1"})
+    added_uplinks += named(after, leaf).uplinks - named(c, leaf).uplinks;
+  CHECK(added_uplinks == 4);  // each new spine reached the 2 leaves of one plane
+}
