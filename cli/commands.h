@@ -18,6 +18,7 @@ void add_generate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);  // `simulate` (cli/simulate_command.cc)
 void add_discover_command(CLI::App& app);  // also registers `collect`
 void add_place_command(CLI::App& app);  // `place` (cli/place_command.cc)
+void add_whatif_command(CLI::App& app);  // `whatif`, `whatif merge` (cli/whatif_command.cc)
 
 // Exit code a callback asks main() to return (CLI11 callbacks cannot return one).
 struct Exit { int code; };

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/select_options.h"
 #include "discover/input_error.h"
 #include "emit/topology_plan.h"
 #include "graph/hostlist.h"
@@ -28,53 +29,6 @@ struct PlaceOptions {
   int max_switch_wait = 300;
   bool explain = false;
 };
-
-std::vector<std::string> hostnames(const std::string& option, const std::string& expr) {
-  try {
-    return expand_hostlist(expr);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(option, 0, e.what());
-  }
-}
-
-// 'HOSTLIST=V,HOSTLIST=V': commas inside brackets belong to the hostlist, and a part without
-// '=' joins the next one ("a,b=5" gives a and b the value 5).
-std::vector<std::pair<std::string, std::string>> assignments(const std::string& option, const std::string& spec) {
-  std::vector<std::string> parts;
-  std::string cur;
-  int depth = 0;
-  for (char c : spec) {
-    if (c == '[') ++depth;
-    if (c == ']') --depth;
-    if (c == ',' && depth == 0) {
-      parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  parts.push_back(cur);
-  std::vector<std::pair<std::string, std::string>> out;
-  std::string pending;
-  for (const auto& p : parts) {
-    const size_t eq = p.rfind('=');
-    if (eq == std::string::npos) {
-      pending += (pending.empty() ? "" : ",") + p;
-      continue;
-    }
-    out.emplace_back(pending + (pending.empty() ? "" : ",") + p.substr(0, eq), p.substr(eq + 1));
-    pending.clear();
-  }
-  if (!pending.empty()) throw InputError(option, 0, "expected HOSTLIST=VALUE, got '" + pending + "'");
-  return out;
-}
-
-uint64_t number(const std::string& option, const std::string& text, uint64_t min) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18 ||
-      std::stoull(text) < min)
-    throw InputError(option, 0, "expected a whole number of at least " + std::to_string(min) + ", got '" + text + "'");
-  return std::stoull(text);
-}
 
 // Slurm's time_str2secs: min, min:sec, hr:min:sec, days-hr[:min[:sec]].
 int seconds(const std::string& option, const std::string& text) {
@@ -110,28 +64,7 @@ SelectSetup build_setup(const PlaceOptions& o) {
   setup.params = parse_topology_params(o.topology_param);
   setup.max_switch_wait = o.max_switch_wait;
   const auto names = hostnames("--nodes", o.nodes);
-  std::unordered_map<std::string, size_t> where;
-  for (const auto& n : names) {
-    if (where.count(n)) continue;
-    where[n] = setup.nodes.size();
-    setup.nodes.push_back({n, 1, 1});
-  }
-  auto apply = [&](const std::string& option, const std::string& spec, auto&& set) {
-    if (spec.empty()) return;
-    if (spec.find('=') == std::string::npos) {  // one value for every node
-      for (auto& node : setup.nodes) set(node, spec);
-      return;
-    }
-    for (const auto& [list, value] : assignments(option, spec))
-      for (const auto& n : hostnames(option, list)) {
-        auto it = where.find(n);
-        if (it == where.end()) throw InputError(option, 0, "node " + n + " is not in --nodes");
-        set(setup.nodes[it->second], value);
-      }
-  };
-  apply("--weights", o.weights, [](SlurmNode& n, const std::string& v) { n.weight = number("--weights", v, 0); });
-  apply("--cpus", o.cpus, [](SlurmNode& n, const std::string& v) { n.cpus = static_cast<int>(number("--cpus", v, 1)); });
-
+  setup.nodes = slurm_nodes(names, o.weights, o.cpus);
   if (!o.topology.empty()) {
     const std::string text = read_text(o.topology);
     if (is_block_topology(text)) setup.block = parse_block_topology(text, o.topology);

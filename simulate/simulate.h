@@ -4,6 +4,8 @@
 //   contention.h        flows of each collective algorithm, max-min fair on every link
 //   collective.h        NCCL's latency/bandwidth model, per algorithm and protocol
 //   prediction.h        predict(): per size the algorithm, time, algbw, busbw, bottlenecks
+//   slurm_select.h      which nodes Slurm's select/cons_tres gives a job (docs/placement.md)
+//   whatif_run.h        policies, edits and workload replays as shardable units (docs/whatif.md)
 // The model, its assumptions and its calibration: docs/simulator.md.
 #pragma once
 

@@ -1,0 +1,182 @@
+#include "report/whatif_report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace slurmtopo {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string fixed(const json& v, int decimals) {
+  if (!v.is_number()) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v.get<double>());
+  return buf;
+}
+
+std::string fixed(double v, int decimals) { return std::isfinite(v) ? fixed(json(v), decimals) : "-"; }
+
+// + 0.0 turns a rounded -0 into 0: "-0.0 %" says a loss where there is none.
+double round3(double x) { return std::round(x * 1000) / 1000 + 0.0; }
+
+// Per job size, before and after: placements started, mean busbw, how many span leaves/groups.
+json edits_summary(const json& header, const std::vector<json>& records) {
+  json sizes = json::array();
+  const auto job_sizes = header["sizes"].get<std::vector<int>>();
+  for (size_t s = 0; s < job_sizes.size(); ++s) {
+    json row;
+    row["job_nodes"] = job_sizes[s];
+    double mean[2] = {0, 0};
+    for (int side = 0; side < 2; ++side) {
+      const char* key = side ? "after" : "before";
+      int started = 0, costed = 0, leaves = 0, groups = 0;
+      double sum = 0;
+      for (const json& rec : records) {
+        const json& p = rec["jobs"][s][key];
+        if (!p["started"].get<bool>()) continue;
+        ++started;
+        leaves += p["leaves"].get<int>() > 1;
+        groups += p["groups"].get<int>() > 1;
+        if (p["busbw_gbs"].is_number()) {
+          sum += p["busbw_gbs"].get<double>();
+          ++costed;
+        }
+      }
+      mean[side] = costed ? sum / costed : NAN;
+      row[key] = {{"started", started},
+                  {"mean_busbw_gbs", costed ? json(round3(mean[side])) : json(nullptr)},
+                  {"span_leaves", leaves},
+                  {"span_groups", groups}};
+    }
+    row["busbw_change"] = std::isfinite(mean[0]) && std::isfinite(mean[1]) && mean[0] > 0
+                              ? json(round3(mean[1] / mean[0] - 1)) : json(nullptr);
+    sizes.push_back(row);
+  }
+  return {{"sizes", sizes}};
+}
+
+void print_header(std::ostream& out, const json& h) {
+  out << "whatif (" << h["mode"].get<std::string>() << ") on " << h["nodes"].get<int>() << " nodes";
+  if (h.contains("profile"))
+    out << ", allreduce " << h["size"].get<std::string>() << " on profile " << h["profile"].get<std::string>();
+  out << "\nSlurm places with the " << h["topology"].get<std::string>() << "\n";
+  for (const auto& e : h["edits"]) out << "edit: " << e.get<std::string>() << "\n";
+  for (const auto& n : h["notes"]) out << "note: " << n.get<std::string>() << "\n";
+}
+
+void print_policies(std::ostream& out, const json& h, const std::vector<json>& records) {
+  if (!h["busy"].get<std::string>().empty()) out << "busy: " << h["busy"].get<std::string>() << "\n";
+  char line[512];
+  for (const json& rec : records) {
+    out << "\n" << rec["job_nodes"].get<int>() << "-node job\n";
+    std::snprintf(line, sizeof line, "  %-12s %6s %6s %11s  %s\n", "policy", "leaves", "groups", "busbw GB/s", "nodes");
+    out << line;
+    for (const json& p : rec["policies"]) {
+      if (!p["started"].get<bool>()) {
+        std::snprintf(line, sizeof line, "  %-12s cannot start: %s\n", p["policy"].get<std::string>().c_str(),
+                      p["reason"].get<std::string>().c_str());
+      } else {
+        std::snprintf(line, sizeof line, "  %-12s %6d %6d %11s  %s\n", p["policy"].get<std::string>().c_str(),
+                      p["leaves"].get<int>(), p["groups"].get<int>(), fixed(p["busbw_gbs"], 2).c_str(),
+                      p["hostlist"].get<std::string>().c_str());
+      }
+      out << line;
+    }
+  }
+  out << "\nbest: the fewest leaves, then groups, the free nodes allow; random: seed "
+      << h["seed"].get<uint64_t>() << "\n";
+  bool refused = false;
+  for (const json& rec : records)
+    for (const json& p : rec["policies"]) refused |= p["started"].get<bool>() && !p["busbw_gbs"].is_number();
+  if (refused)
+    out << "busbw -: the placement cannot be simulated (a host without a cable on one of its rails?\n"
+           "`slurmtopo simulate --nodes HOSTLIST` says why)\n";
+}
+
+void print_edits(std::ostream& out, const json& h, const json& summary) {
+  if (!h["busy"].get<std::string>().empty()) out << "busy in every sample: " << h["busy"].get<std::string>() << "\n";
+  out << "over " << h["samples"].get<int>() << " sampled busy states (seed " << h["seed"].get<uint64_t>() << ", 0-"
+      << fixed(h["max_busy_share"].get<double>() * 100, 0) << " % of the nodes busy), Slurm's placement before -> after:\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%9s  %-13s %-23s %9s  %-13s %-13s\n", "job nodes", "started", "mean busbw GB/s",
+                "change", ">1 leaf", ">1 group");
+  out << line;
+  for (const json& row : summary["sizes"]) {
+    const json &b = row["before"], &a = row["after"];
+    auto pair = [](const json& x, const json& y) { return x.dump() + " -> " + y.dump(); };
+    const std::string busbw = fixed(b["mean_busbw_gbs"], 2) + " -> " + fixed(a["mean_busbw_gbs"], 2);
+    std::string change = "-";
+    if (row["busbw_change"].is_number()) {
+      change = fixed(row["busbw_change"].get<double>() * 100, 1);
+      if (change == "-0.0") change = "0.0";
+      change = (change[0] == '-' ? "" : "+") + change + " %";
+    }
+    std::snprintf(line, sizeof line, "%9d  %-13s %-23s %9s  %-13s %-13s\n", row["job_nodes"].get<int>(),
+                  pair(b["started"], a["started"]).c_str(), busbw.c_str(), change.c_str(),
+                  pair(b["span_leaves"], a["span_leaves"]).c_str(), pair(b["span_groups"], a["span_groups"]).c_str());
+    out << line;
+  }
+}
+
+void print_replay(std::ostream& out, const json& h, const std::vector<json>& records) {
+  const json& w = h["workload"];
+  out << "replay of " << w["source"].get<std::string>() << ": " << w["jobs"].get<int>() << " jobs";
+  if (w["skipped_unknown"].get<int>() || w["skipped_too_large"].get<int>())
+    out << " (skipped: " << w["skipped_unknown"].get<int>() << " without size or run time, "
+        << w["skipped_too_large"].get<int>() << " larger than the partition)";
+  out << ", FCFS with EASY backfill (bf_max_job_test " << w["bf_max_job_test"].get<int>() << ")\n";
+  char line[512];
+  std::snprintf(line, sizeof line, "%-18s %8s %8s %8s %8s  %-27s %7s %6s %6s %10s\n", "variant", "started", "backfill",
+                ">1 leaf", ">1 group", "slowdown p50/p90/p99/max", "slowed", "frag", "util", "mean wait");
+  out << line;
+  for (const json& rec : records) {
+    const json& m = rec["metrics"];
+    const json& s = m["slowdown"];
+    const std::string slow = s["count"].get<int>() ? fixed(s["p50"], 2) + "/" + fixed(s["p90"], 2) + "/" +
+                                                         fixed(s["p99"], 2) + "/" + fixed(s["max"], 2)
+                                                   : "-";
+    std::snprintf(line, sizeof line, "%-18s %8d %8d %8d %8d  %-27s %7d %6s %6s %9ss\n",
+                  rec["variant"].get<std::string>().c_str(), m["started"].get<int>(), m["backfilled"].get<int>(),
+                  m["span_leaves"].get<int>(), m["span_groups"].get<int>(), slow.c_str(), m["slowed"].get<int>(),
+                  fixed(m["fragmentation"], 3).c_str(), fixed(m["utilisation"], 3).c_str(),
+                  fixed(m["mean_wait_s"], 0).c_str());
+    out << line;
+  }
+  bool busbw = false;
+  for (const json& rec : records) busbw |= rec["metrics"]["busbw_gbs"]["count"].get<int>() > 0;
+  if (busbw) {
+    out << "predicted busbw of multi-node jobs, GB/s (mean, median):\n";
+    for (const json& rec : records) {
+      const json& b = rec["metrics"]["busbw_gbs"];
+      std::snprintf(line, sizeof line, "  %-18s %9s %9s\n", rec["variant"].get<std::string>().c_str(),
+                    fixed(b["mean"], 2).c_str(), fixed(b["p50"], 2).c_str());
+      out << line;
+    }
+  }
+  out << "slowdown: the best placement's predicted busbw / the job's, multi-node jobs; slowed: above 1.05;\n"
+         "frag: time-weighted share of free nodes on partly busy leaves; util: node-seconds used / up\n";
+}
+
+}  // namespace
+
+std::string whatif_report(const json& header, const std::vector<json>& records, bool as_json) {
+  const std::string mode = header["mode"].get<std::string>();
+  if (as_json) {
+    json doc;
+    doc["run"] = header;
+    if (mode == "edits") doc["summary"] = edits_summary(header, records);
+    doc["records"] = records;
+    return doc.dump(2) + "\n";
+  }
+  std::ostringstream out;
+  print_header(out, header);
+  if (mode == "policies") print_policies(out, header, records);
+  else if (mode == "edits") print_edits(out, header, edits_summary(header, records));
+  else print_replay(out, header, records);
+  return out.str();
+}
+
+}  // namespace slurmtopo
