@@ -72,6 +72,14 @@ step "where Slurm 22.05 puts that job when dgx[001-010] are busy"
 "$slurmtopo" place --topology out/topology.conf --nodes 'dgx[001-064]' --busy 'dgx[001-010]' \
   -N 16 --exclusive --explain | tee out/place.txt
 
+step "what if: Slurm's placement against no topology, the best and a random one, for 8-64 node jobs"
+"$slurmtopo" whatif --fabric "$fabric" --config samples/site.yaml --profile h100-ndr \
+  -N 8,16,32,64 --busy 'dgx[001-010]' | tee out/whatif-policies.txt
+
+step "what if su2-rail6's degraded spine cable (1x) is taken out: a 2,000-job workload replayed"
+"$slurmtopo" whatif --fabric "$fabric" --config samples/site.yaml --profile h100-ndr \
+  --synthetic 2000 --seed 1 --remove-cable su2-rail6/24 | tee out/whatif-replay.txt
+
 step "done"
 cat <<EOF
   slurmtopo         $PWD/$slurmtopo
@@ -79,6 +87,7 @@ cat <<EOF
   gres.conf         $PWD/out/gres.conf
   NodeName lines    $PWD/out/slurm-nodes.conf
   simulate, place   $PWD/out/simulate.txt, $PWD/out/place.txt
+  what-if           $PWD/out/whatif-policies.txt, $PWD/out/whatif-replay.txt
   sample inputs     $PWD/samples (README.md says how each was made)
 Next: $slurmtopo inspect --fabric $fabric --json
       $slurmtopo emit topology --fabric $fabric --diff out/topology.conf
