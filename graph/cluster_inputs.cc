@@ -7,10 +7,15 @@
 
 namespace slurmtopo {
 
-Cluster load_cluster(const ClusterInputs& inputs) {
+ClusterOptions load_cluster_options(const ClusterInputs& inputs) {
   ClusterOptions options;
   if (!inputs.site_config.empty()) options.site = load_site_config(inputs.site_config);
   if (!inputs.name_map.empty()) options.names = load_name_map(inputs.name_map);
+  return options;
+}
+
+Cluster load_cluster(const ClusterInputs& inputs) {
+  ClusterOptions options = load_cluster_options(inputs);
   std::vector<Fabric> fabrics;
   std::set<std::string> names;
   for (const auto& file : inputs.fabric_files)

@@ -17,4 +17,7 @@ struct ClusterInputs {
 // Throws InputError naming the file and line of the first bad input.
 Cluster load_cluster(const ClusterInputs& inputs);
 
+// The site config and name map alone, for fabrics that come from elsewhere (a live sweep).
+ClusterOptions load_cluster_options(const ClusterInputs& inputs);
+
 }  // namespace slurmtopo

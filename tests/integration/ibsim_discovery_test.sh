@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# `slurmtopo discover fabric` against a simulated fabric: ibsim serves fabrics `slurmtopo
+# generate --format ibsim` wrote, a real OpenSM routes them (minhop, ftree), and the live sweep
+# through the real libibnetdisc/libibmad must find what the generator made, read the tables
+# dump_fts reads, and give the topology.conf that the generator's own text and the real
+# ibnetdiscover's text give. Faults: cables taken down between sweeps, no SM, a partial walk,
+# the simulator killed mid-sweep.
+#
+#   bash tests/integration/ibsim_discovery_test.sh /path/to/slurmtopo
+#
+# Exit 0 all passed, 1 a failure, 77 skipped (ibsim/OpenSM/infiniband-diags/jq missing).
+# KEEP_WORK=1 keeps the work directory.
+set -uo pipefail
+export LC_ALL=C
+
+SLURMTOPO=${1:?usage: $0 /path/to/slurmtopo}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+skip() { echo "SKIP: $*"; exit 77; }
+# shellcheck source-path=SCRIPTDIR
+source "$here/ibsim_env.sh"
+why=$(ibsim_env_check) || skip "$why"
+for tool in ibnetdiscover dump_fts jq script; do command -v "$tool" >/dev/null || skip "$tool not installed"; done
+[[ -x $SLURMTOPO ]] || { echo "FAIL: $SLURMTOPO is not an executable"; exit 1; }
+SLURMTOPO=$(cd "$(dirname "$SLURMTOPO")" && pwd)/$(basename "$SLURMTOPO")
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ibsim_discovery_test.XXXXXX")
+trap 'ibsim_env_stop; [[ -n ${KEEP_WORK:-} ]] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+
+passed=0 failed=0
+pass() { echo "PASS: $1${2:+ ($2)}"; passed=$(( passed + 1 )); }
+fail() { echo "FAIL: $1: $2"; failed=$(( failed + 1 )); }
+check() { # NAME DETAIL CMD...: pass when CMD succeeds
+  local name=$1 detail=$2; shift 2
+  if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi
+}
+ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+
+# What must agree between the generator's fabric and the swept one: every node (kind, GUID,
+# description, ports) and every cable (both ends and ports, width, speed). Not compared: CA
+# port GUIDs and LIDs, which ibsim and OpenSM assign.
+model() {
+  jq -S '.fabrics[0] | {nodes: [.nodes[] | [.kind, .guid, .description, .num_ports]] | sort,
+                        cables: [.links[] | [.a.guid, .a.port, .b.guid, .b.port, .width, .speed]] | sort}' "$1"
+}
+# topology.conf without the two header lines that name the command and the input file.
+slurm_lines() { sed '/^#   /d; /^# fabric /d' "$1"; }
+# Independent of both readers: every HCA's LID leads out of its leaf by the port it is cabled to.
+leaf_ports_wrong() {
+  jq -r '.fabrics[0] as $f | ($f.routes | map({key: .switch, value: .lft}) | from_entries) as $t
+    | ($f.nodes | map({key: .guid, value: .kind}) | from_entries) as $k
+    | [$f.links[] | (if $k[.a.guid] == "Switch" and $k[.b.guid] == "Ca" then {sw: .a, ca: .b}
+                     elif $k[.b.guid] == "Switch" and $k[.a.guid] == "Ca" then {sw: .b, ca: .a} else empty end)
+       | select(.ca.lid > 0)
+       | select(($t[.sw.guid] // "")[2 * .ca.lid : 2 * .ca.lid + 2] != ("0123456789abcdef"[(.sw.port / 16 | floor):(.sw.port / 16 | floor) + 1] + "0123456789abcdef"[(.sw.port % 16):(.sw.port % 16) + 1]))]
+    | length' "$1"
+}
+anomalies() { jq -r --arg k "$2" '[.anomalies[] | select(.kind == $k)] | length' "$1"; }
+
+# discover_case NAME ENGINE GENERATE-ARGS...: generate, serve, sweep, compare. Leaves the
+# simulator running (the caller stops it) and the case's files in $WORK/NAME.
+discover_case() {
+  local name=$1 engine=$2; shift 2
+  local d=$WORK/$name t rc
+  mkdir -p "$d"
+  "$SLURMTOPO" generate "$@" --format ibsim -o "$d/fabric.net" || { fail "$name: generate --format ibsim" "exit $?"; return 1; }
+  "$SLURMTOPO" generate "$@" -o "$d/generated.topo"
+  "$SLURMTOPO" inspect --fabric "$d/generated.topo" --json --save "$d/generated.json" >"$d/generated.inspect.json"
+  "$SLURMTOPO" emit topology --fabric "$d/generated.topo" -o "$d/generated.conf" 2>/dev/null
+
+  t=$(date +%s%N)
+  ibsim_env_start "$d/sim" "$d/fabric.net" "$engine" || { fail "$name: ibsim + OpenSM $engine" "did not come up"; return 1; }
+  local routed; routed=$(ibsim_env_routing)
+  check "$name: OpenSM routed with $engine" "$routed, SUBNET UP after $(ms_since "$t") ms" \
+    grep -q "^$engine tables configured" <<<"$routed"
+
+  t=$(date +%s%N)
+  ibsim_env_run "$SLURMTOPO" discover fabric --routes --save "$d/live.json" --json >"$d/live.inspect.json" 2>"$d/live.err"
+  rc=$?
+  check "$name: discover fabric --routes --save" "exit $rc, $(ms_since "$t") ms" test "$rc" = 0 -a -s "$d/live.json"
+  check "$name: no progress on stderr when it is not a terminal" "" test ! -s "$d/live.err"
+  ibsim_env_run ibnetdiscover >"$d/ibnetdiscover.topo" 2>/dev/null
+  ibsim_env_run dump_fts >"$d/dump_fts.txt" 2>/dev/null
+
+  local nodes cables
+  nodes=$(jq '.fabrics[0].nodes | length' "$d/generated.json") cables=$(jq '.fabrics[0].links | length' "$d/generated.json")
+  check "$name: every switch, CA and cable the generator made, widths and speeds" "$nodes nodes, $cables cables" \
+    diff <(model "$d/generated.json") <(model "$d/live.json")
+  local deg_gen deg_live
+  deg_gen=$(anomalies "$d/generated.inspect.json" degraded-link) deg_live=$(anomalies "$d/live.inspect.json" degraded-link)
+  if (( deg_gen > 0 )); then
+    check "$name: degraded links are anomalies" "$deg_live found, $deg_gen generated" test "$deg_gen" = "$deg_live"
+  fi
+  check "$name: same anomalies as the generator's text" "" \
+    diff <(jq -S '.anomalies' "$d/generated.inspect.json") <(jq -S '.anomalies' "$d/live.inspect.json")
+
+  # Tables: SMP-read == dump_fts (read through --routes FILE), one per switch, and each leaf
+  # sends every HCA's LID down that HCA's cable.
+  ibsim_env_run "$SLURMTOPO" discover fabric --routes "$d/dump_fts.txt" --save "$d/dump_fts.json" >/dev/null 2>&1
+  local switches tables
+  switches=$(jq '[.fabrics[0].nodes[] | select(.kind == "Switch")] | length' "$d/live.json")
+  tables=$(jq '.fabrics[0].routes | length' "$d/live.json")
+  check "$name: a forwarding table per switch" "$tables of $switches" test "$tables" = "$switches"
+  check "$name: forwarding tables equal dump_fts" "" \
+    diff <(jq -S '.fabrics[0].routes' "$d/dump_fts.json") <(jq -S '.fabrics[0].routes' "$d/live.json")
+  check "$name: every leaf routes its HCAs' LIDs down their cables" "" test "$(leaf_ports_wrong "$d/live.json")" = 0
+
+  "$SLURMTOPO" emit topology --fabric "$d/live.json" -o "$d/live.conf" 2>/dev/null
+  "$SLURMTOPO" emit topology --fabric "$d/ibnetdiscover.topo" -o "$d/ibnetdiscover.conf" 2>/dev/null
+  check "$name: topology.conf groups hosts as the generator intended" \
+    "$(grep -c '^SwitchName' "$d/live.conf") switches" diff <(slurm_lines "$d/generated.conf") <(slurm_lines "$d/live.conf")
+  check "$name: topology.conf identical to the one from ibnetdiscover's text" "" \
+    diff <(slurm_lines "$d/ibnetdiscover.conf") <(slurm_lines "$d/live.conf")
+}
+
+# --- a 2-level fat tree, small enough for the fault cases -------------------------------------
+ft2=(fattree --levels 2 --radix 8 --speed HDR --degrade-cable leaf002,spine01,1x
+     --degrade-cable leaf003,spine02,EDR --remove-cable leaf004,spine03)
+discover_case ft2-ftree ftree "${ft2[@]}"
+ibsim_env_stop
+discover_case ft2-minhop minhop "${ft2[@]}"
+d=$WORK/ft2-minhop
+
+# Progress goes to a terminal only: under a pty it shows what was found.
+sim_env="cd '$IBSIM_ENV_DIR' && IBSIM_SOCKNAME=$IBSIM_ENV_SOCK SIM_HOST=$IBSIM_ENV_HOST LD_PRELOAD=$IBSIM_ENV_UMAD2SIM"
+script -qec "$sim_env timeout 60 '$SLURMTOPO' discover fabric --routes" /dev/null >"$d/tty.out" 2>&1
+check "ft2: progress on a terminal" "$(grep -ao 'discover: [0-9]* switches, [0-9]* CAs[^;]*' "$d/tty.out" | tail -n 1)" \
+  grep -aq 'discover: 12 switches, 32 CAs' "$d/tty.out"
+
+# A cable taken down between two sweeps: leaf008 shows a missing uplink; with all its uplinks
+# down its hosts are gone, and emit refuses to shrink the existing topology.conf.
+"$SLURMTOPO" emit topology --fabric "$d/live.json" -o "$d/existing.conf" 2>/dev/null
+cp "$d/existing.conf" "$d/existing.before"
+leaf8=$(jq -r '.fabrics[0].nodes[] | select(.description | test(";leaf008:")) | .guid[2:]' "$d/live.json")
+mapfile -t uplinks < <(jq -r --arg g "0x$leaf8" '.fabrics[0] as $f | ($f.nodes | map({key: .guid, value: .kind}) | from_entries) as $k
+  | $f.links[] | select((.a.guid == $g and $k[.b.guid] == "Switch") or (.b.guid == $g and $k[.a.guid] == "Switch"))
+  | if .a.guid == $g then .a.port else .b.port end' "$d/live.json")
+sweeps=$(ibsim_env_sweeps)
+ibsim_env_console "Unlink \"S-$leaf8\"[${uplinks[0]}]"
+ibsim_env_wait_resweep $(( sweeps + 1 ))
+ibsim_env_run "$SLURMTOPO" discover fabric --json --save "$d/after-unlink.json" >"$d/after-unlink.inspect.json" 2>/dev/null
+check "fault: a cable taken down shows as a missing uplink" \
+  "$(jq -r '.anomalies[] | select(.kind == "missing-uplinks") | .subject + ": " + .detail' "$d/after-unlink.inspect.json" | grep leaf008)" \
+  grep -q '"subject": *"leaf008"' <(jq '.anomalies[] | select(.kind == "missing-uplinks")' "$d/after-unlink.inspect.json")
+sweeps=$(ibsim_env_sweeps)
+for port in "${uplinks[@]:1}"; do ibsim_env_console "Unlink \"S-$leaf8\"[$port]"; done
+ibsim_env_wait_resweep $(( sweeps + 1 ))
+sleep 0.5  # one trap per cable: let the last resweep finish
+ibsim_env_wait_resweep $(( $(ibsim_env_sweeps) ))
+ibsim_env_run "$SLURMTOPO" discover fabric --save "$d/cut-off.json" >/dev/null 2>&1
+"$SLURMTOPO" emit topology --fabric "$d/cut-off.json" -o "$d/existing.conf" >"$d/shrink.out" 2>&1
+rc=$?
+check "fault: emit refuses to shrink topology.conf when a leaf is cut off" "exit $rc: $(grep -m1 -i 'drop\|shrink\|refus' "$d/shrink.out")" \
+  test "$rc" = 2
+check "fault: the existing topology.conf is untouched" "" cmp -s "$d/existing.conf" "$d/existing.before"
+
+# A partial walk (--max-hops) is reported and saves nothing unless --allow-partial.
+ibsim_env_run "$SLURMTOPO" discover fabric --max-hops 1 --save "$d/partial.json" >/dev/null 2>"$d/partial.err"
+rc=$?
+check "partial sweep: exit 3, what is missing, nothing saved" "$(grep -c 'no node answered' "$d/partial.err") ports named" \
+  test "$rc" = 3 -a ! -e "$d/partial.json" -a "$(grep -c 'no node answered' "$d/partial.err")" -gt 0
+ibsim_env_run "$SLURMTOPO" discover fabric --max-hops 1 --allow-partial --json --save "$d/partial.json" \
+  >"$d/partial.inspect.json" 2>/dev/null
+rc=$?
+check "partial sweep: --allow-partial saves it, as an anomaly" "exit $rc" \
+  test "$rc" = 0 -a -s "$d/partial.json" -a "$(anomalies "$d/partial.inspect.json" partial-sweep)" -gt 0
+ibsim_env_stop
+
+# No SM: every port has LID 0.
+mkdir -p "$WORK/no-sm"
+ibsim_env_start "$WORK/no-sm/sim" "$WORK/ft2-minhop/fabric.net" none
+ibsim_env_run "$SLURMTOPO" discover fabric --save "$WORK/no-sm/live.json" >/dev/null 2>"$WORK/no-sm/err"
+rc=$?
+check "no subnet manager: a clear error, nothing written" "exit $rc: $(head -c 160 "$WORK/no-sm/err")" \
+  test "$rc" = 2 -a ! -e "$WORK/no-sm/live.json" -a "$(grep -c 'LID 0' "$WORK/no-sm/err")" = 1
+ibsim_env_stop
+
+# --- a 3-level fat tree under ftree -----------------------------------------------------------
+discover_case ft3-ftree ftree fattree --levels 3 --radix 8 --speed HDR --degrade-cable pod02-agg01,core01,2x
+ibsim_env_stop
+
+# --- the largest: rail-optimized, 8 SUs x 16 hosts x 8 rails = 1,024 HCAs, minhop -------------
+discover_case railopt-minhop minhop railopt --scalable-units 8 --hosts-per-su 16 --rails 8 --radix 32 --speed HDR \
+  --degrade-cable su3-rail2,rail2-spine01,EDR
+hcas=$(jq '[.fabrics[0].nodes[] | select(.kind == "Ca")] | length' "$WORK/railopt-minhop/live.json")
+check "railopt: at least 1,000 HCAs swept" "$hcas" test "$hcas" -ge 1000
+
+# The simulator killed during a sweep: a clear error within the stall limit, nothing written.
+d=$WORK/railopt-minhop
+ibsim_env_stop_sm  # OpenSM would hang on a dead ibsim; the fabric keeps its LIDs
+t=$(date +%s%N)
+ibsim_env_run "$SLURMTOPO" discover fabric --routes --timeout-ms 100 --retries 1 --save "$d/killed.json" \
+  >/dev/null 2>"$d/killed.err" &
+sweep=$!
+sleep 0.4
+ibsim_env_kill_ibsim
+wait "$sweep"
+rc=$?
+check "ibsim killed mid-sweep: a clear error, nothing written" "exit $rc after $(ms_since "$t") ms: $(head -c 200 "$d/killed.err")" \
+  test "$rc" = 2 -a ! -e "$d/killed.json" -a "$(grep -c 'stopped answering' "$d/killed.err")" = 1
+ibsim_env_stop
+
+echo "passed $passed, failed $failed"
+(( failed == 0 ))
