@@ -18,8 +18,9 @@ namespace slurmtopo {
 //   - every cable has a width (1x, 2x, 4x, 8x, 12x) and a speed ibsim 0.10 can emulate (SDR,
 //     DDR, QDR, FDR10, FDR, EDR, HDR: it has no NDR or XDR and would silently run the cable at
 //     SDR), and descriptions have no '"' (ibsim ends the description there).
-// What ibsim does not keep: CA port GUIDs (it uses node GUID + port number) and LIDs (OpenSM
-// assigns them). Throws std::invalid_argument naming the first cable or node it cannot write.
+// LIDs are written as the fabric has them: ibsim starts its ports with them and OpenSM keeps
+// valid ones. What ibsim does not keep: CA port GUIDs (it uses node GUID + port number).
+// Throws std::invalid_argument naming the first cable or node it cannot write.
 void write_ibsim_net(const Fabric& fabric, std::ostream& out);
 
 }  // namespace slurmtopo

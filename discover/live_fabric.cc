@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 #include "discover/ibnd_fabric.h"
 #include "discover/input_error.h"
@@ -50,10 +51,14 @@ LocalPort check_local_port(const LiveOptions& o) {
   LocalPort local{p.ca_name, p.portnum};
   const unsigned lid = p.base_lid, state = p.state;
   umad_release_port(&p);
-  if (lid == 0 || state != kPortActive)
+  if (lid == 0)
     throw InputError(local.source(), 0,
-                     "the port has LID " + std::to_string(lid) + " and is not active (state " + std::to_string(state) +
-                         "): no subnet manager has swept this subnet yet; start opensm or wait for its sweep");
+                     "the port has LID 0: no subnet manager has swept this subnet yet; start opensm (or wait for "
+                     "its sweep) and run again");
+  if (state != kPortActive)
+    throw InputError(local.source(), 0,
+                     "the port is not active (state " + std::to_string(state) + ", LID " + std::to_string(lid) +
+                         "): the subnet manager has not brought it up; check that opensm runs and run again");
   return local;
 }
 
@@ -105,54 +110,74 @@ void count_node(const std::string& line, LiveProgress& progress) {
   else if (line.find("-> new ") != std::string::npos) ++progress.cas;
 }
 
+// What the sweep thread hands back; the source is also read if the sweep is abandoned.
+struct SweepResult {
+  std::mutex mutex;
+  Fabric fabric;
+  std::string source;
+};
+
+// The whole sweep, on the watched thread: under the simulator even opening the port waits on it.
+void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>& answers, SweepResult& result) {
+  const LocalPort local = check_local_port(options);
+  {
+    std::lock_guard lock(result.mutex);
+    result.source = local.source();
+  }
+  ++answers;
+  ibnd_config_t config{};
+  config.show_progress = 1;  // the only way libibnetdisc tells us it found a node
+  config.max_hops = options.max_hops;
+  config.timeout_ms = options.timeout_ms;
+  config.retries = options.retries;
+  config.flags = IBND_CONFIG_MLX_EPI;  // FDR10 is only visible in Mellanox's ExtendedPortInfo
+  std::string ca = local.ca;
+  IbndFabric ibnd(ibnd_discover_fabric(ca.data(), local.port, nullptr, &config));
+  if (!ibnd)
+    throw InputError(local.source(), 0, "libibnetdisc could not sweep the fabric from this port (see its messages above)");
+  Fabric fabric = fabric_from_ibnd(*ibnd);
+  if (options.max_hops && !fabric.partial.empty())
+    fabric.partial.push_back("the walk stopped at --max-hops " + std::to_string(options.max_hops));
+  if (options.routes) {
+    std::vector<std::string> missing;
+    fabric.routes = read_lfts(*ibnd, local, options, progress, answers, missing);
+    fabric.partial.insert(fabric.partial.end(), missing.begin(), missing.end());
+  }
+  fabric.source = local.source();
+  std::lock_guard lock(result.mutex);
+  result.fabric = std::move(fabric);
+}
+
 }  // namespace
 
 Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<LiveProgress>& progress,
                             const std::function<void()>& tick) {
-  const LocalPort local = check_local_port(options);
-  // Anything that moves: a node reported (new or known), a table block read.
+  const std::string asked = "live:" + (options.ca.empty() ? std::string("(first CA)") : options.ca) + "/" +
+                            (options.port ? std::to_string(options.port) : std::string("(first active port)"));
+  // Anything that moves: the port opened, a node reported (new or known), a table block read.
   auto answers = std::make_shared<std::atomic<long>>(0);
-  struct Result {
-    Fabric fabric;
-  };
-  auto result = std::make_shared<Result>();
+  auto result = std::make_shared<SweepResult>();
   const unsigned timeout = options.timeout_ms ? options.timeout_ms : kDefaultTimeoutMs;
   const unsigned retries = options.retries ? options.retries : kDefaultRetries;
   const auto stall = std::chrono::milliseconds(std::max(3000u, 2 * timeout * (retries + 1)));
+  const std::string stalled = "the fabric stopped answering: no MAD answered for " +
+                              std::to_string(stall.count() / 1000) +
+                              " s (subnet manager or simulator gone, or the port went down); nothing was written";
 
   StdoutLines lines([progress, answers](const std::string& line) {
     count_node(line, *progress);
     ++*answers;
   });
-  run_watched(
-      [options, local, progress, answers, result] {
-        ibnd_config_t config{};
-        config.show_progress = 1;
-        config.max_hops = options.max_hops;
-        config.timeout_ms = options.timeout_ms;
-        config.retries = options.retries;
-        config.flags = IBND_CONFIG_MLX_EPI;  // FDR10 is only visible in Mellanox's ExtendedPortInfo
-        std::string ca = local.ca;
-        IbndFabric ibnd(ibnd_discover_fabric(ca.data(), local.port, nullptr, &config));
-        if (!ibnd)
-          throw InputError(local.source(), 0, "libibnetdisc could not sweep the fabric from this port (see its messages above)");
-        Fabric fabric = fabric_from_ibnd(*ibnd);
-        if (options.max_hops && !fabric.partial.empty())
-          fabric.partial.push_back("the walk stopped at --max-hops " + std::to_string(options.max_hops));
-        if (options.routes) {
-          std::vector<std::string> missing;
-          fabric.routes = read_lfts(*ibnd, local, options, *progress, *answers, missing);
-          fabric.partial.insert(fabric.partial.end(), missing.begin(), missing.end());
-        }
-        result->fabric = std::move(fabric);
-      },
-      answers, stall, tick, local.source(),
-      "the fabric stopped answering: no MAD answered for " + std::to_string(stall.count() / 1000) +
-          " s (subnet manager or simulator gone, or the port went down); nothing was written");
+  try {
+    run_watched([options, progress, answers, result] { sweep(options, *progress, *answers, *result); }, answers,
+                stall, tick, asked, stalled);
+  } catch (const AbandonedSweep&) {
+    std::lock_guard lock(result->mutex);
+    throw AbandonedSweep(result->source.empty() ? asked : result->source, 0, stalled);
+  }
   lines.restore();
-  Fabric fabric = std::move(result->fabric);
-  fabric.source = local.source();
-  return fabric;
+  std::lock_guard lock(result->mutex);
+  return std::move(result->fabric);
 }
 
 }  // namespace slurmtopo

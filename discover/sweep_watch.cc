@@ -56,7 +56,7 @@ void run_watched(std::function<void()> work, const std::shared_ptr<std::atomic<l
       last_move = Clock::now();
     } else if (Clock::now() - last_move >= stall) {
       worker.detach();
-      throw InputError(where, 0, stalled_message);
+      throw AbandonedSweep(where, 0, stalled_message);
     }
     lock.lock();
   }

@@ -10,11 +10,21 @@
 #include <string>
 #include <thread>
 
+#include "discover/input_error.h"
+
 namespace slurmtopo {
+
+// The stall error. The abandoned thread is still blocked inside libibumad/libibnetdisc, and
+// their exit-time cleanup makes it fail in ways that crash the process (double free seen under
+// umad2sim): whoever catches this should report it and leave with std::_Exit, not exit().
+class AbandonedSweep : public InputError {
+ public:
+  using InputError::InputError;
+};
 
 // Runs `work` on its own thread while the calling thread watches `progress`, which the work
 // bumps on every answer it gets. When `progress` stands still for `stall`, the work is left
-// behind (detached: a thread blocked in a MAD cannot be cancelled) and InputError(where, 0,
+// behind (detached: a thread blocked in a MAD cannot be cancelled) and AbandonedSweep(where, 0,
 // stalled_message) is thrown. `tick` runs on the calling thread every ~200 ms (progress
 // display); exceptions from `work` are rethrown here. `work` must own everything it touches
 // (capture by value / shared_ptr): it may outlive this call.

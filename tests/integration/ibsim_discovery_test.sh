@@ -55,6 +55,20 @@ leaf_ports_wrong() {
        | select(($t[.sw.guid] // "")[2 * .ca.lid : 2 * .ca.lid + 2] != ("0123456789abcdef"[(.sw.port / 16 | floor):(.sw.port / 16 | floor) + 1] + "0123456789abcdef"[(.sw.port % 16):(.sw.port % 16) + 1]))]
     | length' "$1"
 }
+# Switches whose tables differ between DUMP_FTS.json and LIVE.json, as LID → port maps (dump_fts
+# prints every table up to the fabric's highest LID, a switch's own ends at its LinearFDBTop;
+# the LIDs between have no port either way). dump_fts (rdma-core 44) also skips the last block
+# when LinearFDBTop is a multiple of 64, so a LIVE table may have that one LID more.
+tables_differ() {
+  jq -rn --slurpfile fts "$1" --slurpfile live "$2" '
+    def trim: if length >= 2 and .[-2:] == "ff" then .[:-2] | trim else . end;
+    ($fts[0].fabrics[0].routes | map({key: .switch, value: (.lft | trim)}) | from_entries) as $t
+    | [$live[0].fabrics[0].routes[] | (.lft | trim) as $o | ($t[.switch] // "") as $f
+       | if $o == $f then "same"
+         elif ($o | startswith($f)) and ($o | length) == ($f | length) + 2 and (($o | length) / 2 - 1) % 64 == 0
+         then "last-block" else "differ" end] as $r
+    | "\([$r[] | select(. == "differ")] | length) differ, \([$r[] | select(. == "last-block")] | length) with the LID dump_fts skips, of \($r | length)"'
+}
 anomalies() { jq -r --arg k "$2" '[.anomalies[] | select(.kind == $k)] | length' "$1"; }
 
 # discover_case NAME ENGINE GENERATE-ARGS...: generate, serve, sweep, compare. Leaves the
@@ -91,8 +105,10 @@ discover_case() {
   if (( deg_gen > 0 )); then
     check "$name: degraded links are anomalies" "$deg_live found, $deg_gen generated" test "$deg_gen" = "$deg_live"
   fi
-  check "$name: same anomalies as the generator's text" "" \
-    diff <(jq -S '.anomalies' "$d/generated.inspect.json") <(jq -S '.anomalies' "$d/live.inspect.json")
+  if [[ ${PLANE_ONLY:-false} != true ]]; then
+    check "$name: same anomalies as the generator's text" "" \
+      diff <(jq -S '.anomalies' "$d/generated.inspect.json") <(jq -S '.anomalies' "$d/live.inspect.json")
+  fi
 
   # Tables: SMP-read == dump_fts (read through --routes FILE), one per switch, and each leaf
   # sends every HCA's LID down that HCA's cable.
@@ -101,24 +117,28 @@ discover_case() {
   switches=$(jq '[.fabrics[0].nodes[] | select(.kind == "Switch")] | length' "$d/live.json")
   tables=$(jq '.fabrics[0].routes | length' "$d/live.json")
   check "$name: a forwarding table per switch" "$tables of $switches" test "$tables" = "$switches"
-  check "$name: forwarding tables equal dump_fts" "" \
-    diff <(jq -S '.fabrics[0].routes' "$d/dump_fts.json") <(jq -S '.fabrics[0].routes' "$d/live.json")
+  local differ
+  differ=$(tables_differ "$d/dump_fts.json" "$d/live.json")
+  check "$name: forwarding tables equal dump_fts" "$differ" test "${differ%% *}" = 0
   check "$name: every leaf routes its HCAs' LIDs down their cables" "" test "$(leaf_ports_wrong "$d/live.json")" = 0
 
   "$SLURMTOPO" emit topology --fabric "$d/live.json" -o "$d/live.conf" 2>/dev/null
   "$SLURMTOPO" emit topology --fabric "$d/ibnetdiscover.topo" -o "$d/ibnetdiscover.conf" 2>/dev/null
-  check "$name: topology.conf groups hosts as the generator intended" \
-    "$(grep -c '^SwitchName' "$d/live.conf") switches" diff <(slurm_lines "$d/generated.conf") <(slurm_lines "$d/live.conf")
+  if [[ ${PLANE_ONLY:-false} != true ]]; then
+    check "$name: topology.conf groups hosts as the generator intended" \
+      "$(grep -c '^SwitchName' "$d/live.conf") switches" diff <(slurm_lines "$d/generated.conf") <(slurm_lines "$d/live.conf")
+  fi
   check "$name: topology.conf identical to the one from ibnetdiscover's text" "" \
     diff <(slurm_lines "$d/ibnetdiscover.conf") <(slurm_lines "$d/live.conf")
 }
 
 # --- a 2-level fat tree, small enough for the fault cases -------------------------------------
-ft2=(fattree --levels 2 --radix 8 --speed HDR --degrade-cable leaf002,spine01,1x
-     --degrade-cable leaf003,spine02,EDR --remove-cable leaf004,spine03)
+# ftree routes only a complete tree (with a cable missing OpenSM falls back to minhop), so the
+# missing cable is in the minhop case only.
+ft2=(fattree --levels 2 --radix 8 --speed HDR --degrade-cable leaf002,spine01,1x --degrade-cable leaf003,spine02,EDR)
 discover_case ft2-ftree ftree "${ft2[@]}"
 ibsim_env_stop
-discover_case ft2-minhop minhop "${ft2[@]}"
+discover_case ft2-minhop minhop "${ft2[@]}" --remove-cable leaf004,spine03
 d=$WORK/ft2-minhop
 
 # Progress goes to a terminal only: under a pty it shows what was found.
@@ -166,27 +186,43 @@ check "partial sweep: --allow-partial saves it, as an anomaly" "exit $rc" \
   test "$rc" = 0 -a -s "$d/partial.json" -a "$(anomalies "$d/partial.inspect.json" partial-sweep)" -gt 0
 ibsim_env_stop
 
-# No SM: every port has LID 0.
+# No SM: every port has LID 0 (the net file's LIDs zeroed, as before any sweep).
 mkdir -p "$WORK/no-sm"
-ibsim_env_start "$WORK/no-sm/sim" "$WORK/ft2-minhop/fabric.net" none
+sed -E 's/ lid [0-9]+/ lid 0/g' "$WORK/ft2-minhop/fabric.net" >"$WORK/no-sm/fabric.net"
+ibsim_env_start "$WORK/no-sm/sim" "$WORK/no-sm/fabric.net" none
 ibsim_env_run "$SLURMTOPO" discover fabric --save "$WORK/no-sm/live.json" >/dev/null 2>"$WORK/no-sm/err"
 rc=$?
 check "no subnet manager: a clear error, nothing written" "exit $rc: $(head -c 160 "$WORK/no-sm/err")" \
   test "$rc" = 2 -a ! -e "$WORK/no-sm/live.json" -a "$(grep -c 'LID 0' "$WORK/no-sm/err")" = 1
 ibsim_env_stop
 
-# --- a 3-level fat tree under ftree -----------------------------------------------------------
-discover_case ft3-ftree ftree fattree --levels 3 --radix 8 --speed HDR --degrade-cable pod02-agg01,core01,2x
+# --- rail-optimized: 4 SUs x 16 DGX x 4 rails. Rail planes share no cable (they meet only
+# inside the hosts), so each is its own subnet; the SM and the sweep attach to dgx001's rail-0
+# HCA and see plane 0, which must be exactly the generator's plane 0.
+plane0='select(.description | test("mlx5_0$|;su[0-9]+-rail0:|;rail0-spine"))'
+model() {
+  jq -S --argjson plane "${PLANE_ONLY:-false}" '.fabrics[0] as $f
+    | [$f.nodes[] | if $plane then '"$plane0"' else . end | .guid] as $keep
+    | {nodes: [$f.nodes[] | select(.guid as $g | $keep | index($g)) | [.kind, .guid, .description, .num_ports]] | sort,
+       cables: [$f.links[] | select((.a.guid as $g | $keep | index($g)) and (.b.guid as $g | $keep | index($g)))
+                | [.a.guid, .a.port, .b.guid, .b.port, .width, .speed]] | sort}' "$1"
+}
+PLANE_ONLY=true discover_case railopt-minhop minhop railopt --scalable-units 4 --hosts-per-su 16 --rails 4 --radix 32 \
+  --speed HDR --degrade-cable su3-rail0,rail0-spine01,EDR
+d=$WORK/railopt-minhop
+# The generator's file holds all four planes: its groups (su1 = su1-rail0..3) name more switches
+# than plane 0's (su1-rail0), but hold the same hosts.
+check "railopt: plane 0 groups the hosts as the generator's scalable units" "" \
+  diff <(grep -o 'Nodes=.*' "$d/generated.conf") <(grep -o 'Nodes=.*' "$d/live.conf")
 ibsim_env_stop
 
-# --- the largest: rail-optimized, 8 SUs x 16 hosts x 8 rails = 1,024 HCAs, minhop -------------
-discover_case railopt-minhop minhop railopt --scalable-units 8 --hosts-per-su 16 --rails 8 --radix 32 --speed HDR \
-  --degrade-cable su3-rail2,rail2-spine01,EDR
-hcas=$(jq '[.fabrics[0].nodes[] | select(.kind == "Ca")] | length' "$WORK/railopt-minhop/live.json")
-check "railopt: at least 1,000 HCAs swept" "$hcas" test "$hcas" -ge 1000
+# --- the largest: a full 3-level fat tree of radix 16 (1,024 HCAs, 320 switches) under ftree --
+discover_case ft3-ftree ftree fattree --levels 3 --radix 16 --speed HDR --degrade-cable pod02-agg01,core001,2x
+hcas=$(jq '[.fabrics[0].nodes[] | select(.kind == "Ca")] | length' "$WORK/ft3-ftree/live.json")
+check "ft3: at least 1,000 HCAs swept" "$hcas" test "$hcas" -ge 1000
 
 # The simulator killed during a sweep: a clear error within the stall limit, nothing written.
-d=$WORK/railopt-minhop
+d=$WORK/ft3-ftree
 ibsim_env_stop_sm  # OpenSM would hang on a dead ibsim; the fabric keeps its LIDs
 t=$(date +%s%N)
 ibsim_env_run "$SLURMTOPO" discover fabric --routes --timeout-ms 100 --retries 1 --save "$d/killed.json" \
