@@ -36,8 +36,7 @@ struct Options {
 };
 
 // Keeps the tables of this fabric's switches; a dump of another subnet is refused.
-ForwardingTables tables_from_file(const std::string& path, const Fabric& fabric) {
-  ForwardingTables all = read_forwarding_tables_file(path);
+ForwardingTables tables_of(ForwardingTables all, const std::string& path, const Fabric& fabric) {
   ForwardingTables mine;
   for (auto& [guid, table] : all.by_switch) {
     const FabricNode* n = fabric.find(guid);
@@ -83,6 +82,9 @@ void run(const Options& o) {
   auto progress = std::make_shared<LiveProgress>();
   LiveOptions live = o.live;
   live.routes = o.routes && o.routes_file.empty();
+  // A bad dump is known before a long sweep.
+  std::optional<ForwardingTables> dumped;
+  if (!o.routes_file.empty()) dumped = read_forwarding_tables_file(o.routes_file);
   Fabric fabric;
   {
     std::optional<ProgressLine> line;
@@ -94,7 +96,7 @@ void run(const Options& o) {
   fabric.name = o.name.empty() ? fabric.source.substr(5) : o.name;  // "live:mlx5_0/1" → "mlx5_0/1"
   for (char& c : fabric.name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '-';
-  if (!o.routes_file.empty()) fabric.routes = tables_from_file(o.routes_file, fabric);
+  if (dumped) fabric.routes = tables_of(std::move(*dumped), o.routes_file, fabric);
 
   Cluster cluster = build_cluster({fabric}, load_cluster_options(o.inputs));
   std::cout << (o.json ? inspect_json(cluster) : inspect_text(cluster)) << std::flush;

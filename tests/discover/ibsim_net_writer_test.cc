@@ -53,9 +53,10 @@ TEST_CASE("ibsim net: degraded and missing cables survive, and it reads back as 
 TEST_CASE("ibsim net: a node seen only as a cable's far end still gets its block") {
   Fabric f = generate_fattree({.levels = 2, .radix = 8, .hosts = 4, .speed = LinkSpeed::EDR});
   f.nodes.back().seen_only_as_peer = true;
-  const std::string guid = guid_hex(f.nodes.back().guid);
-  CHECK(net_of(f).find("\"" + std::string(f.nodes.back().kind == NodeKind::Switch ? "S-" : "H-") + guid + "\"\t") !=
-        std::string::npos);
+  std::string block = f.nodes.back().kind == NodeKind::Switch ? "\"S-" : "\"H-";
+  block += guid_hex(f.nodes.back().guid);
+  block += "\"\t";
+  CHECK(net_of(f).find(block) != std::string::npos);
 }
 
 TEST_CASE("ibsim net: speeds ibsim 0.10 cannot emulate, unknown widths and quotes are refused") {

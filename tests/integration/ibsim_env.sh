@@ -43,13 +43,16 @@ _ibsim_env_err() { echo "ibsim_env: $*" >&2; }
 _ibsim_env_alive() { [[ -n ${1:-} ]] && kill -0 "$1" 2>/dev/null; }
 
 # _ibsim_env_kill PID SIGNAL: signal, wait up to 5 s, then SIGKILL; only our own children.
+# Safe under `set -e`: a killed child's status (143) must not end the caller's cleanup.
 _ibsim_env_kill() {
   local pid=$1 sig=${2:-TERM} t=0
-  _ibsim_env_alive "$pid" || { wait "$pid" 2>/dev/null; return 0; }
-  kill -"$sig" "$pid" 2>/dev/null
-  while _ibsim_env_alive "$pid" && (( t++ < 100 )); do sleep 0.05; done
-  _ibsim_env_alive "$pid" && kill -KILL "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
+  [[ -n $pid ]] || return 0
+  if _ibsim_env_alive "$pid"; then
+    kill -"$sig" "$pid" 2>/dev/null || true
+    while _ibsim_env_alive "$pid" && (( t++ < 100 )); do sleep 0.05; done
+    if _ibsim_env_alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
+  fi
+  wait "$pid" 2>/dev/null || true
   return 0
 }
 
