@@ -26,6 +26,7 @@
 #   IBSIM_ENV_ARGS     ibsim arguments (default: -N/-S/-P sized from NET, whose compiled-in limits
 #                      of 2,048 nodes, 256 switches and 13,312 ports small fabrics already exceed)
 #   IBSIM_ENV_TIMEOUT  seconds to wait for SUBNET UP and for each client (default 120)
+#   IBSIM_ENV_OSM_ARGS extra OpenSM arguments (e.g. -V for a verbose log)
 #
 # Why it is done this way: ibsim spins at 100% CPU on EOF of its console (stdin), so a writer
 # keeps a FIFO open; OpenSM blocks forever on MADs once ibsim is gone, so it stops first;
@@ -133,7 +134,7 @@ ibsim_env_start() { # DIR NET [ENGINE]
     IBSIM_SOCKNAME=$IBSIM_ENV_SOCK SIM_HOST=$IBSIM_ENV_HOST OSM_CACHE_DIR=$IBSIM_ENV_DIR/osm-cache \
       OSM_TMP_DIR=$IBSIM_ENV_DIR/osm-tmp LD_PRELOAD=$IBSIM_ENV_UMAD2SIM \
       exec opensm -F "$IBSIM_ENV_DIR/opensm.conf" -R "$engine" -f "$IBSIM_ENV_DIR/osm.log" -e -s 0 \
-      >"$IBSIM_ENV_DIR/opensm.out" 2>&1
+      ${IBSIM_ENV_OSM_ARGS:-} >"$IBSIM_ENV_DIR/opensm.out" 2>&1
   ) &
   IBSIM_ENV_OSM_PID=$!
   ibsim_env_wait_resweep 1

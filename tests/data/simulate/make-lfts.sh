@@ -4,7 +4,7 @@
 # fabric (with the LIDs OpenSM gave) in the same sweep.
 #   usage: make-lfts.sh FABRIC.topo ENGINE OUT_PREFIX
 #   writes OUT_PREFIX.ibnetdiscover and OUT_PREFIX.<ENGINE>.lfts
-#   KEEP_WORK=1 keeps the work directory (OpenSM log, dumps).
+#   KEEP_WORK=1 keeps the work directory (OpenSM log, dumps); OSM_ARGS adds OpenSM options (-V).
 # Needs ibsim, opensm, dump_fts, ibnetdiscover and libumad2sim (see ../shared/reference/ibsim.md).
 # Kills only the processes it started.
 set -euo pipefail
@@ -27,7 +27,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The SM and the tools attach at the first CA of the file (ibsim_env's default).
-IBSIM_ENV_TIMEOUT=120 ibsim_env_start "$work" "$topo" "$engine" || exit 1
+IBSIM_ENV_OSM_ARGS=${OSM_ARGS:-} IBSIM_ENV_TIMEOUT=120 ibsim_env_start "$work" "$topo" "$engine" || exit 1
 # The engine that actually routed (ftree falls back to minhop silently on a non-tree).
 ibsim_env_routing >&2 || true
 
