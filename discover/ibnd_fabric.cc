@@ -157,9 +157,12 @@ std::vector<std::string> unanswered_ports(const ibnd_fabric_t& ibnd, size_t limi
             [](const Finding& a, const Finding& b) { return std::tie(a.guid, a.port) < std::tie(b.guid, b.port); });
   std::vector<std::string> out;
   for (size_t i = 0; i < found.size() && i < limit; ++i) out.push_back(found[i].text);
-  if (found.size() > limit) out.push_back(std::to_string(found.size() - limit) + " more ports without an answer");
+  if (found.size() > limit)
+    out.push_back(std::to_string(found.size() - limit) + (found.size() - limit == 1 ? " more port" : " more ports") +
+                  " without an answer");
   if (lid0)
-    out.push_back(std::to_string(lid0) + " ports still have LID 0: the subnet manager has not finished its sweep");
+    out.push_back(std::to_string(lid0) + (lid0 == 1 ? " port still has" : " ports still have") +
+                  " LID 0: the subnet manager has not finished its sweep");
   return out;
 }
 

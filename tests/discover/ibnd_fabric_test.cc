@@ -114,7 +114,7 @@ TEST_CASE("unanswered_ports: a port up with nothing behind it, a switch port nev
   REQUIRE(missing.size() == 3);
   CHECK(missing[0] == "switch 0x00000000000000a0 \"MF0;leaf01:MQM8700/U1\" port 2: link up, but no node answered behind it");
   CHECK(missing[1] == "switch 0x00000000000000a0 \"MF0;leaf01:MQM8700/U1\" port 4: no PortInfo answer");
-  CHECK(missing[2] == "1 ports still have LID 0: the subnet manager has not finished its sweep");
+  CHECK(missing[2] == "1 port still has LID 0: the subnet manager has not finished its sweep");
   CHECK(fabric_from_ibnd(h.fabric).partial == missing);
 }
 
