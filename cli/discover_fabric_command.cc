@@ -93,9 +93,7 @@ void run(const Options& o) {
       if (line) line->show();
     });
   }
-  fabric.name = o.name.empty() ? fabric.source.substr(5) : o.name;  // "live:mlx5_0/1" → "mlx5_0/1"
-  for (char& c : fabric.name)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '-';
+  if (!o.name.empty()) fabric.name = o.name;
   if (dumped) fabric.routes = tables_of(std::move(*dumped), o.routes_file, fabric);
 
   Cluster cluster = build_cluster({fabric}, load_cluster_options(o.inputs));

@@ -8,6 +8,7 @@
 #include <infiniband/umad.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -144,6 +145,10 @@ void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>
     fabric.partial.insert(fabric.partial.end(), missing.begin(), missing.end());
   }
   fabric.source = local.source();
+  // "mlx5_0-1": what --fabric would call a file, in characters safe in Slurm and file names.
+  fabric.name = local.ca + "-" + std::to_string(local.port);
+  for (char& c : fabric.name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '-';
   std::lock_guard lock(result.mutex);
   result.fabric = std::move(fabric);
 }

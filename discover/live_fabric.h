@@ -30,7 +30,8 @@ struct LiveProgress {
 // Sweeps the subnet behind the port. Throws InputError("live:<ca>/<port>", 0, why) when the
 // port cannot be used, has no LID (no subnet manager has swept yet), or the fabric stops
 // answering mid-sweep (nothing usable comes back then). A sweep that completes but did not
-// reach everything returns the fabric with `partial` saying what is missing. `tick` runs every
+// reach everything returns the fabric with `partial` saying what is missing; it is named after
+// the port ("mlx5_0-1", source "live:mlx5_0/1"). `tick` runs every
 // ~200 ms on the calling thread while the sweep runs.
 Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<LiveProgress>& progress,
                             const std::function<void()>& tick);
