@@ -148,6 +148,13 @@ discover_case() {
       -a "$(grep -c 'cannot reach' "$d/simulate.dump-last.json")" = 1
   fi
 
+  # Same model as the text parser builds from the real ibnetdiscover's dump of the same fabric.
+  "$SLURMTOPO" inspect --fabric "$d/ibnetdiscover.topo" --json >"$d/ibnetdiscover.inspect.json"
+  # Only the labels differ: the fabric's name and source, repeated in each switch and group.
+  local unlabelled='del(.fabrics[].name, .fabrics[].source, .switches[].fabric, .groups[].fabric)'
+  check "$name: inspect of the sweep equals inspect of ibnetdiscover's text" \
+    "$(jq -r '.groups | length' "$d/live.inspect.json") groups, $(jq -r '.anomalies | length' "$d/live.inspect.json") anomalies" \
+    diff <(jq -S "$unlabelled" "$d/ibnetdiscover.inspect.json") <(jq -S "$unlabelled" "$d/live.inspect.json")
   "$SLURMTOPO" emit topology --fabric "$d/live.json" -o "$d/live.conf" 2>/dev/null
   "$SLURMTOPO" emit topology --fabric "$d/ibnetdiscover.topo" -o "$d/ibnetdiscover.conf" 2>/dev/null
   if [[ ${PLANE_ONLY:-false} != true ]]; then
