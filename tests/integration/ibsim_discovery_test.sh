@@ -37,10 +37,11 @@ check() { # NAME DETAIL CMD...: pass when CMD succeeds
 ms_since() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 
 # What must agree between the generator's fabric and the swept one: every node (kind, GUID,
-# description, ports, system image GUID, vendor and device id) and every cable (both ends and
-# ports, width, speed). Not compared: CA port GUIDs and LIDs, which ibsim and OpenSM assign.
+# description, ports, system image GUID, vendor and device id, LID: ibsim starts the ports with
+# the file's LIDs and OpenSM keeps them) and every cable (both ends and ports, width, speed).
+# Not compared: CA port GUIDs, which ibsim makes node GUID + port.
 model() {
-  jq -S '.fabrics[0] | {nodes: [.nodes[] | [.kind, .guid, .description, .num_ports, .sysimgguid, .vendor_id, .device_id]] | sort,
+  jq -S '.fabrics[0] | {nodes: [.nodes[] | [.kind, .guid, .description, .num_ports, .sysimgguid, .vendor_id, .device_id, .lid]] | sort,
                         cables: [.links[] | [.a.guid, .a.port, .b.guid, .b.port, .width, .speed]] | sort}' "$1"
 }
 # topology.conf without the two header lines that name the command and the input file.
@@ -234,7 +235,7 @@ plane0='select(.description | test("mlx5_0$|;su[0-9]+-rail0:|;rail0-spine"))'
 model() {
   jq -S --argjson plane "${PLANE_ONLY:-false}" '.fabrics[0] as $f
     | [$f.nodes[] | if $plane then '"$plane0"' else . end | .guid] as $keep
-    | {nodes: [$f.nodes[] | select(.guid as $g | $keep | index($g)) | [.kind, .guid, .description, .num_ports, .sysimgguid, .vendor_id, .device_id]] | sort,
+    | {nodes: [$f.nodes[] | select(.guid as $g | $keep | index($g)) | [.kind, .guid, .description, .num_ports, .sysimgguid, .vendor_id, .device_id, .lid]] | sort,
        cables: [$f.links[] | select((.a.guid as $g | $keep | index($g)) and (.b.guid as $g | $keep | index($g)))
                 | [.a.guid, .a.port, .b.guid, .b.port, .width, .speed]] | sort}' "$1"
 }
