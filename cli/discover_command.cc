@@ -1,3 +1,4 @@
+// `slurmtopo discover fabric`: cli/discover_fabric_command.cc.
 // `slurmtopo discover node`: one node's NodeInventory (live hwloc or an XML export) as JSON.
 // `slurmtopo discover classes`: hosts from --nodes-dir / --node-class grouped into classes.
 // Also registers `slurmtopo collect` (cli/collect_command.cc).
@@ -81,8 +82,10 @@ void add_classes(CLI::App& discover) {
 }  // namespace
 
 void add_discover_command(CLI::App& app) {
-  CLI::App* discover = app.add_subcommand("discover", "What the nodes are: hwloc to node descriptions and classes");
+  CLI::App* discover = app.add_subcommand(
+      "discover", "What is there: the fabric swept live, nodes through hwloc, node classes");
   discover->require_subcommand(1);
+  add_discover_fabric_command(*discover);
   add_node(*discover);
   add_classes(*discover);
   add_collect_command(app);

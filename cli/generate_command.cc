@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "discover/ibnetdiscover_writer.h"
+#include "discover/ibsim_net_writer.h"
 #include "discover/input_error.h"
 #include "discover/synthetic_fabric.h"
 #include "emit/atomic_write.h"
@@ -15,6 +16,8 @@ namespace {
 struct Common {
   std::string output;
   std::string speed = "NDR";
+  std::string format = "ibnetdiscover";
+  std::vector<std::string> remove_cables, degrade_cables;
   LinkSpeed parsed_speed() const {
     LinkSpeed s = parse_link_speed(speed);
     if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "expected SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
@@ -22,11 +25,68 @@ struct Common {
   }
 };
 
-void write_fabric(const Fabric& fabric, const std::string& output) {
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
+  return parts;
+}
+
+// "A,B" (--remove-cable) and "A,B[,<width>x|<SPEED>|<width>x<SPEED>]" (--degrade-cable, 1x
+// when the third part is absent), A and B named as apply_faults names them.
+Faults parse_faults(const Common& c) {
+  Faults faults;
+  for (const auto& arg : c.remove_cables) {
+    auto parts = split_commas(arg);
+    if (parts.size() != 2) throw InputError("--remove-cable", 0, "expected 'A,B' (two switch or host names), got '" + arg + "'");
+    faults.remove_cables.emplace_back(parts[0], parts[1]);
+  }
+  for (const auto& arg : c.degrade_cables) {
+    auto parts = split_commas(arg);
+    if (parts.size() != 2 && parts.size() != 3)
+      throw InputError("--degrade-cable", 0, "expected 'A,B[,1x|EDR|1xEDR]', got '" + arg + "'");
+    CableDegrade d{parts[0], parts[1]};
+    if (parts.size() == 3) {
+      const std::string& link = parts[2];
+      const size_t x = link.find('x');
+      d.width = 0;
+      if (x != std::string::npos) {
+        try {
+          d.width = std::stoi(link.substr(0, x));
+        } catch (const std::exception&) {
+          throw InputError("--degrade-cable", 0, "expected a width like 1x or 2x in '" + arg + "'");
+        }
+      }
+      const std::string speed = x == std::string::npos ? link : link.substr(x + 1);
+      if (!speed.empty()) {
+        d.speed = parse_link_speed(speed);
+        if (d.speed == LinkSpeed::Unknown) throw InputError("--degrade-cable", 0, "expected a speed SDR..XDR in '" + arg + "'");
+      }
+    }
+    faults.degrade_cables.push_back(d);
+  }
+  return faults;
+}
+
+void write_fabric(Fabric fabric, const Common& c) {
+  apply_faults(fabric, parse_faults(c));
   std::ostringstream text;
-  write_ibnetdiscover_text(fabric, text);
-  if (output.empty() || output == "-") std::cout << text.str();
-  else atomic_write(output, text.str());
+  if (c.format == "ibsim") write_ibsim_net(fabric, text);
+  else write_ibnetdiscover_text(fabric, text);
+  if (c.output.empty() || c.output == "-") std::cout << text.str();
+  else atomic_write(c.output, text.str());
+}
+
+// Options every generator shares.
+void add_common(CLI::App& cmd, Common& c) {
+  cmd.add_option("--format", c.format,
+                 "ibnetdiscover (topology text) or ibsim (a net file ibsim serves; speeds up to HDR)")
+      ->check(CLI::IsMember({"ibnetdiscover", "ibsim"}))
+      ->capture_default_str();
+  cmd.add_option("--remove-cable", c.remove_cables, "'A,B': leave out one cable between A and B (repeatable)");
+  cmd.add_option("--degrade-cable", c.degrade_cables,
+                 "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
+  cmd.add_option("-o,--output", c.output, "file to write (stdout if absent)");
 }
 
 template <typename F>
@@ -40,7 +100,8 @@ void guarded(F&& build) {
 }  // namespace
 
 void add_generate_command(CLI::App& app) {
-  CLI::App* gen = app.add_subcommand("generate", "Synthetic fabrics as ibnetdiscover text (samples, tests, benchmarks)");
+  CLI::App* gen = app.add_subcommand("generate",
+                                     "Synthetic fabrics as ibnetdiscover text or ibsim net files (samples, tests, benchmarks)");
   gen->require_subcommand(1);
 
   auto ft = std::make_shared<std::pair<FatTreeSpec, Common>>();
@@ -56,11 +117,11 @@ void add_generate_command(CLI::App& app) {
   fat->add_option("--speed", ft->second.speed, "EDR, HDR or NDR");
   fat->add_option("--host-prefix", ft->first.host_prefix, "host name prefix");
   fat->add_flag("--sharp", ft->first.sharp, "a SHARP aggregation node on every switch");
-  fat->add_option("-o,--output", ft->second.output, "file to write (stdout if absent)");
+  add_common(*fat, ft->second);
   fat->callback([ft] {
     guarded([&] {
       ft->first.speed = ft->second.parsed_speed();
-      write_fabric(generate_fattree(ft->first), ft->second.output);
+      write_fabric(generate_fattree(ft->first), ft->second);
     });
   });
 
@@ -76,11 +137,11 @@ void add_generate_command(CLI::App& app) {
   rail->add_option("--host-prefix", ro->first.host_prefix, "host name prefix");
   rail->add_flag("--sharp", ro->first.sharp, "a SHARP aggregation node on every switch");
   rail->add_flag("--storage", ro->first.storage_switch, "one more HCA per host on a storage tier");
-  rail->add_option("-o,--output", ro->second.output, "file to write (stdout if absent)");
+  add_common(*rail, ro->second);
   rail->callback([ro] {
     guarded([&] {
       ro->first.speed = ro->second.parsed_speed();
-      write_fabric(generate_rail_optimized(ro->first), ro->second.output);
+      write_fabric(generate_rail_optimized(ro->first), ro->second);
     });
   });
 }

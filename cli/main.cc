@@ -1,8 +1,11 @@
 // slurmtopo: parse arguments, call the library, print. Decides nothing.
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "cli/commands.h"
 #include "discover/input_error.h"
+#include "discover/sweep_watch.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"slurmtopo: InfiniBand fabric and GPU nodes to Slurm configuration"};
@@ -18,6 +21,11 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const slurmtopo::AbandonedSweep& e) {
+    // A thread is still blocked in a MAD; exit-time cleanup would crash under it.
+    std::cerr << "slurmtopo: " << e.what() << "\n" << std::flush;
+    std::fflush(stdout);
+    std::_Exit(2);
   } catch (const slurmtopo::InputError& e) {
     std::cerr << "slurmtopo: " << e.what() << "\n";
     return 2;

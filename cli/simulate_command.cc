@@ -294,7 +294,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--algo", o->algo, "auto (as NCCL chooses), ring, tree, nvls or nvlstree")->capture_default_str();
   cmd->add_option("--collective", o->collective, "allreduce, reducescatter, allgather or broadcast")
       ->capture_default_str();
-  cmd->add_option("--routing", o->routing, "lft (needs --lft), minhop (D-mod-K), ftree or adaptive")
+  cmd->add_option("--routing", o->routing,
+                  "lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree or adaptive")
       ->capture_default_str();
   cmd->add_option("--lft", o->lft, "forwarding tables (dump_fts / ibroute output) for --routing lft")
       ->check(CLI::ExistingFile);

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "discover/lft.h"
+
 namespace slurmtopo {
 
 enum class NodeKind { Switch, Ca, Router };
@@ -54,6 +56,9 @@ struct Fabric {
   std::vector<Link> links;       // sorted by (a.guid, a.port)
   // Why the sweep may be incomplete (umad errors, nodes without a block of their own, …).
   std::vector<std::string> partial;
+  // The switches' forwarding tables when they were read (discover fabric --routes); empty
+  // otherwise. Keyed by switch GUID; LIDs are those of this fabric's nodes.
+  ForwardingTables routes;
 
   const FabricNode* find(uint64_t guid) const;  // binary search on the sorted nodes
 };

@@ -20,7 +20,22 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 constexpr const char* kFormat = "slurmtopo-snapshot";
+// Version 2 added each fabric's "routes" (forwarding tables). A snapshot without tables is
+// still written as version 1, byte for byte what earlier releases wrote and can read.
 constexpr int kVersion = 1;
+constexpr int kVersionRoutes = 2;
+
+// An LFT as two lower-case hex digits per LID from LID 0 ("ff" = no port): compact, exact, and
+// one JSON string per switch instead of thousands of array lines.
+std::string lft_hex(const std::vector<uint8_t>& table) {
+  std::string out;
+  out.reserve(table.size() * 2);
+  for (uint8_t port : table) {
+    out.push_back("0123456789abcdef"[port >> 4]);
+    out.push_back("0123456789abcdef"[port & 15]);
+  }
+  return out;
+}
 
 std::string guid_string(uint64_t guid) { return "0x" + guid_hex(guid); }
 
@@ -61,6 +76,15 @@ ordered_json fabric_json(const Fabric& fabric) {
     links.push_back(std::move(j));
   }
   f["partial"] = fabric.partial;
+  if (!fabric.routes.empty()) {
+    ordered_json& routes = f["routes"] = ordered_json::array();
+    for (const auto& [guid, table] : fabric.routes.by_switch) {
+      ordered_json r;
+      r["switch"] = guid_string(guid);
+      r["lft"] = lft_hex(table);
+      routes.push_back(std::move(r));
+    }
+  }
   return f;
 }
 
@@ -74,12 +98,12 @@ struct SchemaError {
 
 class FieldReader {
  public:
-  FieldReader(const json& object, json::json_pointer at, std::initializer_list<const char*> keys)
+  FieldReader(const json& object, json::json_pointer at, std::initializer_list<const char*> keys, int version = kVersion)
       : object_(object), at_(std::move(at)) {
     if (!object_.is_object()) throw SchemaError{at_, "an object"};
     for (const auto& [key, value] : object_.items())
       if (std::find_if(keys.begin(), keys.end(), [&](const char* k) { return key == k; }) == keys.end())
-        throw SchemaError{at_ / key, "only the keys of format version 1, not \"" + key + "\""};
+        throw SchemaError{at_ / key, "only the keys of format version " + std::to_string(version) + ", not \"" + key + "\""};
   }
 
   const json& get(const char* key) const {
@@ -159,8 +183,36 @@ void reject_duplicate_nodes(const std::vector<FabricNode>& nodes, const json::js
                         "each node once, but " + guid_string(order[i].first) + " appears twice"};
 }
 
-Fabric read_fabric(const json& j, const json::json_pointer& at) {
-  FieldReader r(j, at, {"source", "name", "nodes", "links", "partial"});
+// "routes": [{"switch": "0x<guid>", "lft": "<2 hex digits per LID>"}], switches listed in "nodes".
+void read_routes(const FieldReader& r, Fabric& fabric) {
+  const json& routes = r.get("routes");
+  if (!routes.is_array()) throw SchemaError{r.at("routes"), "\"routes\" to be an array"};
+  for (size_t i = 0; i < routes.size(); ++i) {
+    FieldReader e(routes[i], r.at("routes") / i, {"switch", "lft"}, kVersionRoutes);
+    const uint64_t guid = e.guid("switch");
+    const FabricNode* node = fabric.find(guid);
+    if (!node || node->kind != NodeKind::Switch)
+      throw SchemaError{e.at("switch"), "a switch listed in \"nodes\", not " + guid_string(guid)};
+    if (fabric.routes.by_switch.count(guid))
+      throw SchemaError{e.at("switch"), "one table per switch, but " + guid_string(guid) + " has two"};
+    const std::string hex = e.string("lft");
+    std::vector<uint8_t> table(hex.size() / 2);
+    bool ok = hex.size() % 2 == 0 && hex.size() <= 2 * 65536;
+    for (size_t k = 0; ok && k < hex.size(); ++k) {
+      const char c = hex[k];
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      ok = d >= 0;
+      table[k / 2] = static_cast<uint8_t>(table[k / 2] << 4 | (d & 15));
+    }
+    if (!ok) throw SchemaError{e.at("lft"), "\"lft\" to be two lower-case hex digits per LID"};
+    fabric.routes.by_switch.emplace(guid, std::move(table));
+  }
+}
+
+Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
+  FieldReader r = version >= kVersionRoutes
+                      ? FieldReader(j, at, {"source", "name", "nodes", "links", "partial", "routes"}, version)
+                      : FieldReader(j, at, {"source", "name", "nodes", "links", "partial"}, version);
   Fabric fabric;
   fabric.source = r.string("source");
   fabric.name = r.string("name");
@@ -210,6 +262,7 @@ Fabric read_fabric(const json& j, const json::json_pointer& at) {
     fabric.partial.push_back(partial[i].get<std::string>());
   }
   normalize(fabric);
+  if (j.contains("routes")) read_routes(r, fabric);
   return fabric;
 }
 
@@ -218,11 +271,13 @@ Snapshot read_snapshot(const json& root) {
   if (r.string("format") != kFormat)
     throw SchemaError{r.at("format"), std::string("\"format\": \"") + kFormat + "\""};
   const json& version = r.get("version");
-  if (!version.is_number_integer() || version.get<int64_t>() != kVersion)
-    throw SchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + ", not " + version.dump()};
+  if (!version.is_number_integer() || version.get<int64_t>() < kVersion || version.get<int64_t>() > kVersionRoutes)
+    throw SchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + " or " +
+                                           std::to_string(kVersionRoutes) + ", not " + version.dump()};
+  const int v = static_cast<int>(version.get<int64_t>());
   Snapshot snapshot;
   const json& fabrics = array_at(r, "fabrics");
-  for (size_t i = 0; i < fabrics.size(); ++i) snapshot.fabrics.push_back(read_fabric(fabrics[i], r.at("fabrics") / i));
+  for (size_t i = 0; i < fabrics.size(); ++i) snapshot.fabrics.push_back(read_fabric(fabrics[i], r.at("fabrics") / i, v));
   return snapshot;
 }
 
@@ -231,7 +286,9 @@ Snapshot read_snapshot(const json& root) {
 std::string snapshot_to_json(const Snapshot& snapshot) {
   ordered_json root;
   root["format"] = kFormat;
-  root["version"] = kVersion;
+  const bool routes = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
+                                  [](const Fabric& f) { return !f.routes.empty(); });
+  root["version"] = routes ? kVersionRoutes : kVersion;
   ordered_json& fabrics = root["fabrics"] = ordered_json::array();
   for (const auto& f : snapshot.fabrics) fabrics.push_back(fabric_json(f));
   // Descriptions come from the fabric and may be any bytes; invalid UTF-8 becomes U+FFFD

@@ -15,7 +15,7 @@ ClusterOptions load_cluster_options(const ClusterInputs& inputs) {
 }
 
 Cluster load_cluster(const ClusterInputs& inputs) {
-  const ClusterOptions options = load_cluster_options(inputs);
+  ClusterOptions options = load_cluster_options(inputs);
   std::vector<Fabric> fabrics;
   std::set<std::string> names;
   for (const auto& file : inputs.fabric_files)

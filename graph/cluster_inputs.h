@@ -16,7 +16,8 @@ struct ClusterInputs {
 
 // Throws InputError naming the file and line of the first bad input.
 Cluster load_cluster(const ClusterInputs& inputs);
-// The site config and name map alone, to rebuild a cluster from edited fabrics the same way.
+// The site config and name map alone, for fabrics that come from elsewhere: a live sweep, or
+// fabrics edited by whatif, rebuilt the same way.
 ClusterOptions load_cluster_options(const ClusterInputs& inputs);
 
 }  // namespace slurmtopo

@@ -1,8 +1,7 @@
 // Switch linear forwarding tables (LFTs): destination LID → out port, per switch. Read from
 // `dump_fts` / `dump_lfts` / `ibroute` text, or computed the way OpenSM's min-hop (D-mod-K)
 // and ftree engines would fill them, so tests can feed Lft routing tables whose paths are
-// known. (The live-discovery work will carry tables in the fabric model; until then they
-// travel separately.)
+// known. The value type lives in discover/lft.h: the fabric model carries the tables.
 #pragma once
 
 #include <cstdint>
@@ -11,15 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "discover/lft.h"
 #include "graph/cluster.h"
 
 namespace slurmtopo {
-
-struct ForwardingTables {
-  static constexpr uint8_t kNoPort = 255;
-  std::map<uint64_t /*switch guid*/, std::vector<uint8_t> /*lid→port, 255 = none*/> by_switch;
-  friend bool operator==(const ForwardingTables&, const ForwardingTables&) = default;
-};
 
 // The tables OpenSM's minhop engine would write, with D-mod-K choice among equal next hops
 // (see routing.h): for every switch, every LID of the fabric (switches → port 0 on

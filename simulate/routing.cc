@@ -36,11 +36,17 @@ std::unique_ptr<Routing> make_routing(const Cluster& cluster, RoutingKind kind) 
     case RoutingKind::Adaptive: return make_adaptive_routing(std::move(index));
     case RoutingKind::Lft: break;
   }
+  // The tables the fabrics carry (a live sweep with --routes, or its snapshot). Switch GUIDs
+  // are unique across subnets, so the fabrics' tables merge into one map.
+  ForwardingTables tables;
+  for (const Fabric& f : cluster.fabrics)
+    tables.by_switch.insert(f.routes.by_switch.begin(), f.routes.by_switch.end());
+  if (!tables.empty()) return make_lft_routing(cluster, std::move(tables));
   const std::string source = cluster.fabrics.empty() ? "fabric" : cluster.fabrics.front().source;
   throw InputError(source, 0,
                    "lft routing needs the switches' forwarding tables, which this fabric model "
-                   "does not carry; give a dump_fts/ibroute dump, or choose minhop, ftree or "
-                   "adaptive routing");
+                   "does not carry; give a dump_fts/ibroute dump, or a snapshot saved by "
+                   "`discover fabric --routes --save`, or choose minhop, ftree or adaptive routing");
 }
 
 std::unique_ptr<Routing> make_lft_routing(const Cluster& cluster, ForwardingTables tables) {

@@ -63,8 +63,9 @@ class Routing {
   virtual RoutingKind kind() const = 0;
 };
 
-// Lft needs forwarding tables, which the fabric model does not carry yet: make_routing throws
-// InputError for it, saying so; use make_lft_routing with tables read from a dump.
+// Lft walks the forwarding tables the fabrics carry (Fabric::routes, from `discover fabric
+// --routes`); when they carry none make_routing throws InputError saying so. make_lft_routing
+// takes tables read from a dump instead.
 std::unique_ptr<Routing> make_routing(const Cluster& cluster, RoutingKind kind);
 std::unique_ptr<Routing> make_lft_routing(const Cluster& cluster, ForwardingTables tables);
 

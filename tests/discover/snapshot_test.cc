@@ -142,9 +142,9 @@ TEST_CASE("snapshot bad: JSON syntax errors carry their line") {
 }
 
 TEST_CASE("snapshot bad: another format or version") {
-  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 2"));
+  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 3"));
   CHECK(version.line() == 3);
-  CHECK(std::string(version.what()).find("version 1, not 2") != std::string::npos);
+  CHECK(std::string(version.what()).find("version 1 or 2, not 3") != std::string::npos);
   CHECK(error_of(tiny_with("slurmtopo-snapshot", "other-tool")).line() == 2);
   CHECK(error_of("[1, 2]").line() == 1);
 }
@@ -186,4 +186,56 @@ TEST_CASE("snapshot bad: inconsistent fabric") {
   InputError nowhere = error_of(to_nowhere);
   CHECK(std::string(nowhere.what()).find("0x0000000000000099 is not in \"nodes\"") != std::string::npos);
   CHECK(nowhere.line() == line_of(to_nowhere, "\"a\": {"));
+}
+
+// ---- forwarding tables (format version 2) -------------------------------------------------
+
+namespace {
+Snapshot tiny_with_routes() {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  // The leaf's table: LID 0 none, LID 1 itself (port 0), LID 5 (gpu001) down port 3.
+  s.fabrics[0].routes.by_switch[0x20] = {255, 0, 255, 255, 255, 3};
+  return s;
+}
+}  // namespace
+
+TEST_CASE("snapshot routes: tables round-trip, as two hex digits per LID, in version 2") {
+  const Snapshot s = tiny_with_routes();
+  const std::string text = snapshot_to_json(s);
+  CHECK(text.find("\"version\": 2") != std::string::npos);
+  CHECK(text.find("\"switch\": \"0x0000000000000020\"") != std::string::npos);
+  CHECK(text.find("\"lft\": \"ff00ffffff03\"") != std::string::npos);
+  const Snapshot back = snapshot_from_json(text, "snap.json");
+  REQUIRE(back.fabrics.size() == 1);
+  CHECK(back.fabrics[0].routes == s.fabrics[0].routes);
+  CHECK(snapshot_to_json(back) == text);
+}
+
+TEST_CASE("snapshot routes: without tables the snapshot stays version 1, byte for byte") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  const std::string text = snapshot_to_json(s);
+  CHECK(text.find("\"version\": 1") != std::string::npos);
+  CHECK(text.find("routes") == std::string::npos);
+  CHECK(snapshot_to_json(snapshot_from_json(text, "old.json")) == text);
+}
+
+TEST_CASE("snapshot routes bad: a table in a version 1 file, odd hex, a switch not listed") {
+  const std::string good = snapshot_to_json(tiny_with_routes());
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string t = good;
+    auto at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+  };
+  InputError v1 = error_of(with("\"version\": 2", "\"version\": 1"));
+  CHECK(std::string(v1.what()).find("only the keys of format version 1, not \"routes\"") != std::string::npos);
+  std::string odd = with("ff00ffffff03", "ff00ffffff0");
+  CHECK(error_of(odd).line() == line_of(odd, "ff00ffffff0\""));
+  CHECK(std::string(error_of(with("ff00ffffff03", "FF00ffffff03")).what()).find("hex digits") != std::string::npos);
+  InputError ca = error_of(with("\"switch\": \"0x0000000000000020\"", "\"switch\": \"0x0000000000000010\""));
+  CHECK(std::string(ca.what()).find("a switch listed in \"nodes\"") != std::string::npos);
 }

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "discover/input_error.h"
+#include "simulate/forwarding_tables.h"
 #include "tests/simulate/routing_test_support.h"
 
 using namespace slurmtopo;
@@ -91,5 +92,25 @@ TEST_CASE("routing: route() from two threads at once fills the caches once and a
         CHECK(b[i][k].links == expected[k].links);
       }
     }
+  }
+}
+
+TEST_CASE("lft routing walks the tables the fabric carries (discover fabric --routes)") {
+  // The tables OpenSM's minhop would write, put into the model as a live sweep would.
+  const Cluster plain = cluster_of(generate_fattree({.levels = 2, .radix = 8}));
+  Fabric fabric = plain.fabrics.front();
+  fabric.routes = compute_minhop_tables(plain);
+  const Cluster carried = cluster_of(fabric);
+  const auto from_model = make_routing(carried, RoutingKind::Lft);
+  const auto from_dump = make_lft_routing(plain, compute_minhop_tables(plain));
+  CHECK(from_model->kind() == RoutingKind::Lft);
+  const int last = static_cast<int>(carried.hcas.size()) - 1;
+  for (int dst : {1, 5, last}) {
+    const auto a = from_model->route(0, dst);
+    const auto b = from_dump->route(0, dst);
+    REQUIRE(a.size() == 1);
+    REQUIRE(b.size() == 1);
+    CHECK(a.front().links == b.front().links);
+    CHECK(a.front().links.size() >= 2);
   }
 }

@@ -1,0 +1,188 @@
+// The live sweep. libibnetdisc does the walk and libibmad the table reads; both run on a
+// worker thread watched for stalls (discover/sweep_watch.h), because under the simulator a
+// MAD to a vanished fabric never returns.
+#include "discover/live_fabric.h"
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include "discover/ibnd_fabric.h"
+#include "discover/input_error.h"
+#include "discover/sweep_watch.h"
+
+namespace slurmtopo {
+namespace {
+
+// libibnetdisc's own defaults, for the stall limit when the user gives none.
+constexpr unsigned kDefaultTimeoutMs = 1000;
+constexpr unsigned kDefaultRetries = 3;
+constexpr unsigned kPortActive = 4;
+
+struct FabricDeleter {
+  void operator()(ibnd_fabric_t* f) const { ibnd_destroy_fabric(f); }
+};
+using IbndFabric = std::unique_ptr<ibnd_fabric_t, FabricDeleter>;
+
+struct LocalPort {
+  std::string ca;
+  int port = 0;
+  std::string source() const { return "live:" + ca + "/" + std::to_string(port); }
+};
+
+// The port we sweep from must be usable and have a LID: directed-route SMPs would walk a
+// subnet no SM has configured, and return a fabric of LID 0 that no table or Slurm node could
+// use — better to say so before a long sweep.
+LocalPort check_local_port(const LiveOptions& o) {
+  const std::string asked = "live:" + (o.ca.empty() ? std::string("(first CA)") : o.ca) + "/" +
+                            (o.port ? std::to_string(o.port) : std::string("(first active port)"));
+  umad_init();
+  umad_port_t p{};
+  if (int rc = umad_get_port(o.ca.empty() ? nullptr : o.ca.c_str(), o.port, &p); rc < 0)
+    throw InputError(asked, 0,
+                     std::string("cannot open the InfiniBand port: ") + std::strerror(-rc) +
+                         " (no HCA, ib_umad not loaded, or a wrong --ca/--port; `ibstat` lists them)");
+  LocalPort local{p.ca_name, p.portnum};
+  const unsigned lid = p.base_lid, state = p.state;
+  umad_release_port(&p);
+  if (lid == 0)
+    throw InputError(local.source(), 0,
+                     "the port has LID 0: no subnet manager has swept this subnet yet; start opensm (or wait for "
+                     "its sweep) and run again");
+  if (state != kPortActive)
+    throw InputError(local.source(), 0,
+                     "the port is not active (state " + std::to_string(state) + ", LID " + std::to_string(lid) +
+                         "): the subnet manager has not brought it up; check that opensm runs and run again");
+  return local;
+}
+
+// Every switch's LFT, LIDs 0..LinearFDBTop, by directed route (the path the sweep found), so it
+// works whatever the tables themselves say. A switch that does not answer loses its table and
+// is named in `partial`.
+ForwardingTables read_lfts(const ibnd_fabric_t& ibnd, const LocalPort& local, const LiveOptions& o,
+                           LiveProgress& progress, std::atomic<long>& answers, std::vector<std::string>& partial) {
+  int classes[] = {IB_SMI_CLASS, IB_SMI_DIRECT_CLASS};
+  std::string ca = local.ca;
+  struct ibmad_port* srcport = mad_rpc_open_port(ca.data(), local.port, classes, 2);
+  if (!srcport) throw InputError(local.source(), 0, "cannot open a MAD port to read the forwarding tables");
+  if (o.timeout_ms) mad_rpc_set_timeout(srcport, static_cast<int>(o.timeout_ms));
+  if (o.retries) mad_rpc_set_retries(srcport, static_cast<int>(o.retries));
+  ForwardingTables tables;
+  std::vector<const ibnd_node_t*> switches;
+  for (const ibnd_node_t* n = ibnd.nodes; n; n = n->next)
+    if (n->type == IB_NODE_SWITCH) switches.push_back(n);
+  std::sort(switches.begin(), switches.end(), [](auto* a, auto* b) { return a->guid < b->guid; });
+  progress.lft_switches = static_cast<long>(switches.size());
+  for (const ibnd_node_t* sw : switches) {
+    const auto top = static_cast<uint16_t>(mad_get_field(const_cast<uint8_t*>(sw->switchinfo), 0, IB_SW_LINEAR_FDB_TOP_F));
+    std::vector<uint8_t> table;
+    bool complete = true;
+    for (int block = 0; block < lft_blocks(top); ++block) {
+      uint8_t data[IB_SMP_DATA_SIZE] = {};
+      ib_portid_t portid = sw->path_portid;
+      if (!smp_query_via(data, &portid, IB_ATTR_LINEARFORWTBL, block, o.timeout_ms, srcport)) {
+        partial.push_back("switch 0x" + guid_hex(sw->guid) + ": LinearForwardingTable block " + std::to_string(block) +
+                          " not answered; its forwarding table is left out");
+        complete = false;
+        break;
+      }
+      uint8_t ports[ForwardingTables::kBlockLids];
+      std::memcpy(ports, data, sizeof ports);
+      put_lft_block(table, top, block, ports);
+      ++answers;
+    }
+    if (complete) tables.by_switch.emplace(sw->guid, std::move(table));
+    ++progress.lft_done;
+  }
+  mad_rpc_close_port(srcport);
+  return tables;
+}
+
+// A show_progress line: "<path> -> new Switch {guid} portnum ..." (libibnetdisc dump_endnode).
+void count_node(const std::string& line, LiveProgress& progress) {
+  if (line.find("-> new Switch") != std::string::npos) ++progress.switches;
+  else if (line.find("-> new ") != std::string::npos) ++progress.cas;
+}
+
+// What the sweep thread hands back; the source is also read if the sweep is abandoned.
+struct SweepResult {
+  std::mutex mutex;
+  Fabric fabric;
+  std::string source;
+};
+
+// The whole sweep, on the watched thread: under the simulator even opening the port waits on it.
+void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>& answers, SweepResult& result) {
+  const LocalPort local = check_local_port(options);
+  {
+    std::lock_guard lock(result.mutex);
+    result.source = local.source();
+  }
+  ++answers;
+  ibnd_config_t config{};
+  config.show_progress = 1;  // the only way libibnetdisc tells us it found a node
+  config.max_hops = options.max_hops;
+  config.timeout_ms = options.timeout_ms;
+  config.retries = options.retries;
+  config.flags = IBND_CONFIG_MLX_EPI;  // FDR10 is only visible in Mellanox's ExtendedPortInfo
+  std::string ca = local.ca;
+  IbndFabric ibnd(ibnd_discover_fabric(ca.data(), local.port, nullptr, &config));
+  if (!ibnd)
+    throw InputError(local.source(), 0, "libibnetdisc could not sweep the fabric from this port (see its messages above)");
+  Fabric fabric = fabric_from_ibnd(*ibnd);
+  if (options.max_hops && !fabric.partial.empty())
+    fabric.partial.push_back("the walk stopped at --max-hops " + std::to_string(options.max_hops));
+  if (options.routes) {
+    std::vector<std::string> missing;
+    fabric.routes = read_lfts(*ibnd, local, options, progress, answers, missing);
+    fabric.partial.insert(fabric.partial.end(), missing.begin(), missing.end());
+  }
+  fabric.source = local.source();
+  // "mlx5_0-1": what --fabric would call a file, in characters safe in Slurm and file names.
+  fabric.name = local.ca + "-" + std::to_string(local.port);
+  for (char& c : fabric.name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '-';
+  std::lock_guard lock(result.mutex);
+  result.fabric = std::move(fabric);
+}
+
+}  // namespace
+
+Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<LiveProgress>& progress,
+                            const std::function<void()>& tick) {
+  const std::string asked = "live:" + (options.ca.empty() ? std::string("(first CA)") : options.ca) + "/" +
+                            (options.port ? std::to_string(options.port) : std::string("(first active port)"));
+  // Anything that moves: the port opened, a node reported (new or known), a table block read.
+  auto answers = std::make_shared<std::atomic<long>>(0);
+  auto result = std::make_shared<SweepResult>();
+  const unsigned timeout = options.timeout_ms ? options.timeout_ms : kDefaultTimeoutMs;
+  const unsigned retries = options.retries ? options.retries : kDefaultRetries;
+  const auto stall = std::chrono::milliseconds(std::max(3000u, 2 * timeout * (retries + 1)));
+  const std::string stalled = "the fabric stopped answering: no MAD answered for " +
+                              std::to_string(stall.count() / 1000) +
+                              " s (subnet manager or simulator gone, or the port went down); nothing was written";
+
+  StdoutLines lines([progress, answers](const std::string& line) {
+    count_node(line, *progress);
+    ++*answers;
+  });
+  try {
+    run_watched([options, progress, answers, result] { sweep(options, *progress, *answers, *result); }, answers,
+                stall, tick, asked, stalled);
+  } catch (const AbandonedSweep&) {
+    std::lock_guard lock(result->mutex);
+    throw AbandonedSweep(result->source.empty() ? asked : result->source, 0, stalled);
+  }
+  lines.restore();
+  std::lock_guard lock(result->mutex);
+  return std::move(result->fabric);
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,39 @@
+// `slurmtopo discover fabric`: the fabric swept live through libibnetdisc (ibnd_discover_fabric,
+// the sweep ibnetdiscover runs), and optionally every switch's linear forwarding table read
+// with SMP LinearForwardingTable queries (libibmad), as dump_fts reads them.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "discover/fabric.h"
+
+namespace slurmtopo {
+
+struct LiveOptions {
+  std::string ca;            // "" = the first CA libibumad finds
+  int port = 0;              // 0 = the CA's first active port
+  unsigned timeout_ms = 0;   // per MAD; 0 = libibnetdisc's default
+  unsigned retries = 0;      // 0 = libibnetdisc's default
+  unsigned max_hops = 0;     // 0 = no limit
+  bool routes = false;       // also read the forwarding tables
+};
+
+// What the sweep has found so far; bumped by the sweep thread, read by whoever shows progress.
+struct LiveProgress {
+  std::atomic<long> switches{0}, cas{0};                // nodes found
+  std::atomic<long> lft_switches{0}, lft_done{0};       // forwarding tables: to read, read
+};
+
+// Sweeps the subnet behind the port. Throws InputError("live:<ca>/<port>", 0, why) when the
+// port cannot be used, has no LID (no subnet manager has swept yet), or the fabric stops
+// answering mid-sweep (nothing usable comes back then). A sweep that completes but did not
+// reach everything returns the fabric with `partial` saying what is missing; it is named after
+// the port ("mlx5_0-1", source "live:mlx5_0/1"). `tick` runs every
+// ~200 ms on the calling thread while the sweep runs.
+Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<LiveProgress>& progress,
+                            const std::function<void()>& tick);
+
+}  // namespace slurmtopo

@@ -1,0 +1,47 @@
+// `slurmtopo generate … --format ibsim` and the cable faults, as a test author runs them.
+#include <doctest/doctest.h>
+
+#include "tests/cli/cli_test_support.h"
+
+using slurmtopo::testing::run;
+using slurmtopo::testing::Scratch;
+
+TEST_CASE("slurmtopo generate --format ibsim: a net file with the faults asked for") {
+  Scratch s;
+  const auto r = run("generate fattree --levels 2 --radix 8 --speed HDR --format ibsim --degrade-cable leaf002,spine01,1x "
+                     "--degrade-cable leaf003,spine02,EDR --remove-cable leaf004,spine03 -o " + s.path("fabric.net"));
+  REQUIRE(r.code == 0);
+  const std::string net = s.read("fabric.net");
+  CHECK(net.rfind("# ibsim net file", 0) == 0);
+  // The degraded cables on both ends; the removed one on neither.
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = 0; (at = net.find(what, at)) != std::string::npos; ++at) ++n;
+    return n;
+  };
+  CHECK(count("1xHDR") == 2);
+  CHECK(count("4xEDR") == 2);
+  CHECK(count("4xHDR") == 2 * (32 + 32 - 3));  // 32 host cables, 31 of 32 uplinks left, 2 degraded
+  // The same fabric as ibnetdiscover text reads back with the same anomalies.
+  REQUIRE(run("generate fattree --levels 2 --radix 8 --speed HDR --degrade-cable leaf002,spine01,1x "
+              "--degrade-cable leaf003,spine02,EDR --remove-cable leaf004,spine03 -o " + s.path("fabric.topo")).code == 0);
+  const auto net_inspect = run("inspect --fabric " + s.path("fabric.net"));
+  const auto topo_inspect = run("inspect --fabric " + s.path("fabric.topo"));
+  CHECK(net_inspect.code == 0);
+  CHECK(net_inspect.output.find("degraded-link  leaf002[") != std::string::npos);
+  CHECK(net_inspect.output.find("missing-uplinks") != std::string::npos);
+  CHECK(net_inspect.output.substr(net_inspect.output.find("switches by level")) ==
+        topo_inspect.output.substr(topo_inspect.output.find("switches by level")));
+}
+
+TEST_CASE("slurmtopo generate --format ibsim: NDR (ibsim 0.10 has none) and bad fault syntax are exit 2") {
+  Scratch s;
+  const auto ndr = run("generate fattree --levels 2 --radix 8 --format ibsim -o " + s.path("ndr.net"));
+  CHECK(ndr.code == 2);
+  CHECK(ndr.output.find("NDR, which ibsim 0.10 cannot emulate") != std::string::npos);
+  CHECK_FALSE(s.exists("ndr.net"));
+  CHECK(run("generate fattree --levels 2 --radix 8 --degrade-cable leaf001").code == 2);
+  CHECK(run("generate fattree --levels 2 --radix 8 --degrade-cable leaf001,spine01,4xQQR").code == 2);
+  CHECK(run("generate fattree --levels 2 --radix 8 --remove-cable leaf001,nowhere").code == 2);
+  CHECK(run("generate fattree --levels 2 --radix 8 --format dot").code == 2);
+}
