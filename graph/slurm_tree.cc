@@ -150,7 +150,7 @@ struct Builder {
 }  // namespace
 
 SlurmTree build_slurm_tree(const Cluster& c) {
-  Builder b{c, c.group_name_regex, {}, {}, {}, {}, {}};
+  Builder b{c, c.group_name_regex, {}, {}, {}, {}, {}, {}};
   b.unit_of_switch.assign(c.switches.size(), -1);
   b.switch_of.assign(boost::num_vertices(c.graph), -1);
   for (int s = 0; s < static_cast<int>(c.switches.size()); ++s) {
