@@ -59,6 +59,8 @@ void run_topology(const Options& o) {
   for (const auto& h : cluster.hcas) unresolved += !h.unresolved.empty();
   if (unresolved)
     std::cerr << "warning: " << unresolved << " HCAs have no usable host name (see slurmtopo inspect)\n";
+  for (const Anomaly& a : cluster.anomalies)
+    if (a.kind == Anomaly::Kind::SplitFabrics) std::cerr << "warning: " << a.subject << ": " << a.detail << "\n";
   if (!plan.in_slurm_not_fabric.empty())
     std::cerr << "warning: " << plan.in_slurm_not_fabric.size() << " Slurm nodes not in the fabric: "
               << listed(plan.in_slurm_not_fabric) << "\n";

@@ -18,6 +18,7 @@ const char* to_string(Anomaly::Kind kind) {
     case Anomaly::Kind::MissingRail: return "missing-rail";
     case Anomaly::Kind::MiscabledRail: return "miscabled-rail";
     case Anomaly::Kind::SecondaryLeaf: return "secondary-leaf";
+    case Anomaly::Kind::SplitFabrics: return "split-fabrics";
   }
   return "?";
 }

@@ -185,10 +185,18 @@ void assemble_hosts(Cluster& c) {
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
     if (!c.hcas[i].host.empty() && !c.hcas[i].excluded)
       by_host[c.hcas[i].host][c.hcas[i].fabric].push_back(i);
+  // Equally many HCAs on several fabrics is no compute/storage split: most likely rail planes
+  // swept as separate subnets, which the model does not join yet. Say so rather than silently
+  // grouping by the first plane alone.
+  std::map<std::vector<int>, std::vector<std::string>> split;  // tied fabrics → hosts
   for (auto& [name, fabrics] : by_host) {
     auto best = fabrics.begin();
     for (auto it = fabrics.begin(); it != fabrics.end(); ++it)
       if (it->second.size() > best->second.size()) best = it;
+    std::vector<int> tied;
+    for (const auto& [f, hcas] : fabrics)
+      if (hcas.size() == best->second.size()) tied.push_back(f);
+    if (tied.size() > 1) split[tied].push_back(name);
     Host h;
     h.name = name;
     h.fabric = best->first;
@@ -201,6 +209,15 @@ void assemble_hosts(Cluster& c) {
   }
   std::sort(c.hosts.begin(), c.hosts.end(),
             [](const Host& a, const Host& b) { return natural_less(a.name, b.name); });
+  for (const auto& [tied, hosts] : split) {
+    std::string names;
+    for (int f : tied) names += (names.empty() ? "" : ", ") + c.fabrics[f].name;
+    c.anomalies.push_back({Anomaly::Kind::SplitFabrics, compress_hostlist(hosts),
+                           "as many HCAs on each of the fabrics " + names +
+                               " (rail planes swept as separate subnets?): grouped by " +
+                               c.fabrics[tied.front()].name +
+                               " alone; the others' cables are neither grouped nor checked for rails"});
+  }
   std::set<std::string> rails;
   for (const auto& h : c.hosts)
     for (int i : h.hcas) rails.insert(c.hcas[i].rail);

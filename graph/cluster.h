@@ -78,7 +78,7 @@ struct Group {
 struct Anomaly {
   enum class Kind {
     PartialSweep, MissingUplinks, DegradedLink, Loopback, LeafToLeaf, UnresolvedHca,
-    MissingRail, MiscabledRail, SecondaryLeaf,
+    MissingRail, MiscabledRail, SecondaryLeaf, SplitFabrics,
   };
   Kind kind;
   std::string subject;  // the switch, host, HCA or cable it is about
