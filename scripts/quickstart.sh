@@ -15,7 +15,7 @@ packages=(
   libcli11-dev libbenchmark-dev doctest-dev nlohmann-json3-dev
   infiniband-diags ibsim-utils opensm libumad2sim0
   slurmctld slurmd slurm-client munge
-  hwloc
+  hwloc jq iproute2
 )
 
 step() { printf '\n==> %s\n' "$*"; }
