@@ -1,6 +1,6 @@
 // Written with ordered_json (fixed key order) so equal inventories give equal bytes; read
 // strictly, because gres.conf is generated from what is read here. Schema errors are placed
-// on their line by a second, position-tracking pass (json_line.h), only when one occurs.
+// on their line only when one occurs (json_fields.h).
 #include "discover/node_json.h"
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "discover/input_error.h"
-#include "discover/json_line.h"
+#include "discover/json_fields.h"
 
 namespace slurmtopo {
 namespace {
@@ -41,68 +41,11 @@ ordered_json classes_json(const std::vector<std::vector<PathClass>>& m) {
 
 // ---- reading ----------------------------------------------------------------------------
 
-struct SchemaError {
-  json::json_pointer where;
-  std::string expected;
-};
-
-class Fields {
- public:
-  Fields(const json& object, json::json_pointer at, std::initializer_list<const char*> keys)
-      : object_(object), at_(std::move(at)) {
-    if (!object_.is_object()) throw SchemaError{at_, "an object"};
-    for (const auto& [key, value] : object_.items())
-      if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; }))
-        throw SchemaError{at_ / key, "only the keys of format version 1, not \"" + key + "\""};
-    for (const char* k : keys)
-      if (!object_.contains(k)) throw SchemaError{at_, std::string("the key \"") + k + "\""};
-  }
-
-  const json& get(const char* key) const { return object_.at(key); }
-  json::json_pointer at(const char* key) const { return at_ / key; }
-
-  std::string string(const char* key) const {
-    if (!get(key).is_string()) throw SchemaError{at(key), quoted(key) + " to be a string"};
-    return get(key).get<std::string>();
-  }
-  int64_t integer(const char* key, int64_t min, int64_t max) const {
-    return integer_at(get(key), at(key), min, max, quoted(key));
-  }
-  bool boolean(const char* key) const {
-    if (!get(key).is_boolean()) throw SchemaError{at(key), quoted(key) + " to be true or false"};
-    return get(key).get<bool>();
-  }
-  uint64_t guid(const char* key) const { return guid_at(get(key), at(key), quoted(key)); }
-  const json& array(const char* key) const {
-    if (!get(key).is_array()) throw SchemaError{at(key), quoted(key) + " to be an array"};
-    return get(key);
-  }
-
-  static int64_t integer_at(const json& v, const json::json_pointer& at, int64_t min, int64_t max,
-                            const std::string& what) {
-    if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > max)
-      throw SchemaError{at, what + " to be an integer in " + std::to_string(min) + ".." + std::to_string(max)};
-    return v.get<int64_t>();
-  }
-  static uint64_t guid_at(const json& v, const json::json_pointer& at, const std::string& what) {
-    const std::string s = v.is_string() ? v.get<std::string>() : "";
-    bool ok = s.size() > 2 && s.size() <= 18 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
-              s.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
-    if (!ok) throw SchemaError{at, what + " to be a GUID \"0x<hex>\""};
-    return std::strtoull(s.c_str() + 2, nullptr, 16);
-  }
-
- private:
-  static std::string quoted(const char* key) { return std::string("\"") + key + "\""; }
-  const json& object_;
-  json::json_pointer at_;
-};
-
-std::vector<int> int_list(const Fields& f, const char* key, int64_t min, int64_t max) {
+std::vector<int> int_list(const JsonFields& f, const char* key, int64_t min, int64_t max) {
   std::vector<int> out;
   const json& a = f.array(key);
   for (size_t i = 0; i < a.size(); ++i)
-    out.push_back(static_cast<int>(Fields::integer_at(a[i], f.at(key) / i, min, max,
+    out.push_back(static_cast<int>(JsonFields::integer_at(a[i], f.at(key) / i, min, max,
                                                       std::string("each of \"") + key + "\"")));
   return out;
 }
@@ -111,20 +54,20 @@ PathClass path_class(const json& v, const json::json_pointer& at) {
   for (PathClass c : {PathClass::PIX, PathClass::PXB, PathClass::PHB, PathClass::NODE, PathClass::SYS,
                       PathClass::Unknown})
     if (v.is_string() && v.get<std::string>() == to_string(c)) return c;
-  throw SchemaError{at, "a path class: PIX, PXB, PHB, NODE, SYS or UNKNOWN"};
+  throw JsonSchemaError{at, "a path class: PIX, PXB, PHB, NODE, SYS or UNKNOWN"};
 }
 
-std::vector<std::vector<PathClass>> class_matrix(const Fields& f, const char* key, size_t rows, size_t cols) {
+std::vector<std::vector<PathClass>> class_matrix(const JsonFields& f, const char* key, size_t rows, size_t cols) {
   const json& a = f.array(key);
   // [] = not known (a hand-written node): every pair Unknown, so the sizes still match.
   if (a.empty()) return std::vector<std::vector<PathClass>>(rows, std::vector<PathClass>(cols, PathClass::Unknown));
   if (a.size() != rows)
-    throw SchemaError{f.at(key), std::string("\"") + key + "\" to have one row per GPU (" + std::to_string(rows) + ")"};
+    throw JsonSchemaError{f.at(key), std::string("\"") + key + "\" to have one row per GPU (" + std::to_string(rows) + ")"};
   std::vector<std::vector<PathClass>> m;
   for (size_t r = 0; r < rows; ++r) {
     const json::json_pointer at = f.at(key) / r;
     if (!a[r].is_array() || a[r].size() != cols)
-      throw SchemaError{at, "a row of " + std::to_string(cols) + " path classes"};
+      throw JsonSchemaError{at, "a row of " + std::to_string(cols) + " path classes"};
     std::vector<PathClass> row;
     for (size_t c = 0; c < cols; ++c) row.push_back(path_class(a[r][c], at / c));
     m.push_back(std::move(row));
@@ -133,12 +76,12 @@ std::vector<std::vector<PathClass>> class_matrix(const Fields& f, const char* ke
 }
 
 Gpu read_gpu(const json& j, const json::json_pointer& at, size_t position, size_t count) {
-  Fields f(j, at, {"index", "vendor", "model", "slurm_type", "pci_busid", "device_file", "cores",
-                   "numa_node", "socket", "nvlinks"});
+  JsonFields f(j, at, {"index", "vendor", "model", "slurm_type", "pci_busid", "device_file", "cores",
+                   "numa_node", "socket", "nvlinks"}, kVersion, true);
   Gpu g;
   g.index = static_cast<int>(f.integer("index", 0, 1 << 20));
   if (static_cast<size_t>(g.index) != position)
-    throw SchemaError{f.at("index"), "GPUs in Slurm index order, this one with \"index\": " + std::to_string(position)};
+    throw JsonSchemaError{f.at("index"), "GPUs in Slurm index order, this one with \"index\": " + std::to_string(position)};
   g.vendor = f.string("vendor");
   g.model = f.string("model");
   g.slurm_type = f.string("slurm_type");
@@ -149,18 +92,18 @@ Gpu read_gpu(const json& j, const json::json_pointer& at, size_t position, size_
   g.socket = static_cast<int>(f.integer("socket", -1, 1 << 20));
   g.nvlinks = int_list(f, "nvlinks", -1, 1024);
   if (!g.nvlinks.empty() && g.nvlinks.size() != count)
-    throw SchemaError{f.at("nvlinks"), "\"nvlinks\" empty or with one entry per GPU (" + std::to_string(count) + ")"};
+    throw JsonSchemaError{f.at("nvlinks"), "\"nvlinks\" empty or with one entry per GPU (" + std::to_string(count) + ")"};
   return g;
 }
 
 RdmaNic read_nic(const json& j, const json::json_pointer& at) {
-  Fields f(j, at, {"name", "node_guid", "port_guids", "pci_busid", "link_layer", "numa_node", "socket"});
+  JsonFields f(j, at, {"name", "node_guid", "port_guids", "pci_busid", "link_layer", "numa_node", "socket"}, kVersion, true);
   RdmaNic n;
   n.name = f.string("name");
   n.node_guid = f.guid("node_guid");
   const json& ports = f.array("port_guids");
   for (size_t i = 0; i < ports.size(); ++i)
-    n.port_guids.push_back(Fields::guid_at(ports[i], f.at("port_guids") / i, "each of \"port_guids\""));
+    n.port_guids.push_back(JsonFields::guid_at(ports[i], f.at("port_guids") / i, "each of \"port_guids\""));
   n.pci_busid = f.string("pci_busid");
   n.link_layer = f.string("link_layer");
   n.numa_node = static_cast<int>(f.integer("numa_node", -1, 1 << 20));
@@ -170,10 +113,10 @@ RdmaNic read_nic(const json& j, const json::json_pointer& at) {
 
 NodeInventory read_node(const json& root) {
   const json::json_pointer top;
-  Fields f(root, top, {"format", "version", "hostname", "source", "sockets", "cores_per_socket",
+  JsonFields f(root, top, {"format", "version", "hostname", "source", "sockets", "cores_per_socket",
                        "threads_per_core", "numa_nodes", "memory_mib", "gpus", "nics", "gpu_nic",
-                       "gpu_gpu", "pci_bridges_missing", "warnings"});
-  if (f.string("format") != kFormat) throw SchemaError{f.at("format"), "\"format\": \"slurmtopo-node\""};
+                       "gpu_gpu", "pci_bridges_missing", "warnings"}, kVersion, true);
+  if (f.string("format") != kFormat) throw JsonSchemaError{f.at("format"), "\"format\": \"slurmtopo-node\""};
   f.integer("version", kVersion, kVersion);
   NodeInventory n;
   n.hostname = f.string("hostname");
@@ -192,7 +135,7 @@ NodeInventory read_node(const json& root) {
   n.pci_bridges_missing = f.boolean("pci_bridges_missing");
   const json& warnings = f.array("warnings");
   for (size_t i = 0; i < warnings.size(); ++i) {
-    if (!warnings[i].is_string()) throw SchemaError{f.at("warnings") / i, "each warning to be a string"};
+    if (!warnings[i].is_string()) throw JsonSchemaError{f.at("warnings") / i, "each warning to be a string"};
     n.warnings.push_back(warnings[i].get<std::string>());
   }
   return n;
@@ -247,21 +190,11 @@ std::string node_to_json(const NodeInventory& node) {
 }
 
 NodeInventory node_from_json(std::string_view text, const std::string& file) {
-  json root;
-  try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    const int line = e.byte ? line_at_offset(text, e.byte - 1) : 0;
-    // Keep nlohmann's reason, drop its "[json.exception...] parse error at line L, column C: ".
-    const std::string what = e.what();
-    const size_t reason = what.find(": ", what.find("parse error"));
-    throw InputError(file, line, "expected valid JSON, " + (reason == std::string::npos ? what : what.substr(reason + 2)));
-  }
+  const json root = parse_json_text(text, file);
   try {
     return read_node(root);
-  } catch (const SchemaError& e) {
-    throw InputError(file, json_line_of(text, e.where),
-                     "expected " + e.expected + " (at " + (e.where.empty() ? "/" : e.where.to_string()) + ")");
+  } catch (const JsonSchemaError& e) {
+    throw schema_input_error(text, file, e);
   }
 }
 

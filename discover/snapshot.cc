@@ -11,7 +11,7 @@
 #include <string>
 
 #include "discover/input_error.h"
-#include "discover/json_line.h"
+#include "discover/json_fields.h"
 
 namespace slurmtopo {
 namespace {
@@ -90,86 +90,21 @@ ordered_json fabric_json(const Fabric& fabric) {
 
 // ---- reading ----------------------------------------------------------------------------
 
-// A schema violation found in the DOM, placed later by json_line_of().
-struct SchemaError {
-  json::json_pointer where;
-  std::string expected;
-};
-
-class FieldReader {
- public:
-  FieldReader(const json& object, json::json_pointer at, std::initializer_list<const char*> keys, int version = kVersion)
-      : object_(object), at_(std::move(at)) {
-    if (!object_.is_object()) throw SchemaError{at_, "an object"};
-    for (const auto& [key, value] : object_.items())
-      if (std::find_if(keys.begin(), keys.end(), [&](const char* k) { return key == k; }) == keys.end())
-        throw SchemaError{at_ / key, "only the keys of format version " + std::to_string(version) + ", not \"" + key + "\""};
-  }
-
-  const json& get(const char* key) const {
-    auto it = object_.find(key);
-    if (it == object_.end()) throw SchemaError{at_, std::string("the key \"") + key + "\""};
-    return *it;
-  }
-  json::json_pointer at(const char* key) const { return at_ / key; }
-
-  std::string string(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_string()) throw SchemaError{at(key), std::string("\"") + key + "\" to be a string"};
-    return v.get<std::string>();
-  }
-  int64_t integer(const char* key, int64_t min, int64_t max) const {
-    const json& v = get(key);
-    if (!v.is_number_integer() || v.get<int64_t>() < min || v.get<int64_t>() > max)
-      throw SchemaError{at(key), std::string("\"") + key + "\" to be an integer in " + std::to_string(min) +
-                                     ".." + std::to_string(max)};
-    return v.get<int64_t>();
-  }
-  bool boolean(const char* key) const {
-    const json& v = get(key);
-    if (!v.is_boolean()) throw SchemaError{at(key), std::string("\"") + key + "\" to be true or false"};
-    return v.get<bool>();
-  }
-  uint64_t guid(const char* key) const {
-    std::string s = string(key);
-    uint64_t value = 0;
-    bool ok = s.size() > 2 && s.size() <= 18 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    for (size_t i = 2; ok && i < s.size(); ++i) {
-      char c = s[i];
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-      ok = d >= 0;
-      value = value << 4 | static_cast<uint64_t>(d & 15);
-    }
-    if (!ok) throw SchemaError{at(key), std::string("\"") + key + "\" to be a GUID \"0x<hex>\", not \"" + s + "\""};
-    return value;
-  }
-
- private:
-  const json& object_;
-  json::json_pointer at_;
-};
-
-NodeKind read_kind(const FieldReader& r) {
+NodeKind read_kind(const JsonFields& r) {
   std::string kind = r.string("kind");
   for (NodeKind k : {NodeKind::Switch, NodeKind::Ca, NodeKind::Router})
     if (kind == to_string(k)) return k;
-  throw SchemaError{r.at("kind"), "\"kind\" to be \"Switch\", \"Ca\" or \"Rt\", not \"" + kind + "\""};
+  throw JsonSchemaError{r.at("kind"), "\"kind\" to be \"Switch\", \"Ca\" or \"Rt\", not \"" + kind + "\""};
 }
 
 LinkEnd read_end(const json& j, const json::json_pointer& at) {
-  FieldReader r(j, at, {"guid", "port", "port_guid", "lid"});
+  JsonFields r(j, at, {"guid", "port", "port_guid", "lid"}, kVersion);
   LinkEnd end;
   end.guid = r.guid("guid");
   end.port = static_cast<int>(r.integer("port", 0, 255));
   end.port_guid = r.guid("port_guid");
   end.lid = static_cast<uint16_t>(r.integer("lid", 0, 65535));
   return end;
-}
-
-const json& array_at(const FieldReader& r, const char* key) {
-  const json& v = r.get(key);
-  if (!v.is_array()) throw SchemaError{r.at(key), std::string("\"") + key + "\" to be an array"};
-  return v;
 }
 
 void reject_duplicate_nodes(const std::vector<FabricNode>& nodes, const json::json_pointer& at) {
@@ -179,22 +114,22 @@ void reject_duplicate_nodes(const std::vector<FabricNode>& nodes, const json::js
   std::sort(order.begin(), order.end());
   for (size_t i = 1; i < order.size(); ++i)
     if (order[i].first == order[i - 1].first)
-      throw SchemaError{at / order[i].second / "guid",
+      throw JsonSchemaError{at / order[i].second / "guid",
                         "each node once, but " + guid_string(order[i].first) + " appears twice"};
 }
 
 // "routes": [{"switch": "0x<guid>", "lft": "<2 hex digits per LID>"}], switches listed in "nodes".
-void read_routes(const FieldReader& r, Fabric& fabric) {
+void read_routes(const JsonFields& r, Fabric& fabric) {
   const json& routes = r.get("routes");
-  if (!routes.is_array()) throw SchemaError{r.at("routes"), "\"routes\" to be an array"};
+  if (!routes.is_array()) throw JsonSchemaError{r.at("routes"), "\"routes\" to be an array"};
   for (size_t i = 0; i < routes.size(); ++i) {
-    FieldReader e(routes[i], r.at("routes") / i, {"switch", "lft"}, kVersionRoutes);
+    JsonFields e(routes[i], r.at("routes") / i, {"switch", "lft"}, kVersionRoutes);
     const uint64_t guid = e.guid("switch");
     const FabricNode* node = fabric.find(guid);
     if (!node || node->kind != NodeKind::Switch)
-      throw SchemaError{e.at("switch"), "a switch listed in \"nodes\", not " + guid_string(guid)};
+      throw JsonSchemaError{e.at("switch"), "a switch listed in \"nodes\", not " + guid_string(guid)};
     if (fabric.routes.by_switch.count(guid))
-      throw SchemaError{e.at("switch"), "one table per switch, but " + guid_string(guid) + " has two"};
+      throw JsonSchemaError{e.at("switch"), "one table per switch, but " + guid_string(guid) + " has two"};
     const std::string hex = e.string("lft");
     std::vector<uint8_t> table(hex.size() / 2);
     bool ok = hex.size() % 2 == 0 && hex.size() <= 2 * 65536;
@@ -204,24 +139,24 @@ void read_routes(const FieldReader& r, Fabric& fabric) {
       ok = d >= 0;
       table[k / 2] = static_cast<uint8_t>(table[k / 2] << 4 | (d & 15));
     }
-    if (!ok) throw SchemaError{e.at("lft"), "\"lft\" to be two lower-case hex digits per LID"};
+    if (!ok) throw JsonSchemaError{e.at("lft"), "\"lft\" to be two lower-case hex digits per LID"};
     fabric.routes.by_switch.emplace(guid, std::move(table));
   }
 }
 
 Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
-  FieldReader r = version >= kVersionRoutes
-                      ? FieldReader(j, at, {"source", "name", "nodes", "links", "partial", "routes"}, version)
-                      : FieldReader(j, at, {"source", "name", "nodes", "links", "partial"}, version);
+  JsonFields r = version >= kVersionRoutes
+                      ? JsonFields(j, at, {"source", "name", "nodes", "links", "partial", "routes"}, version)
+                      : JsonFields(j, at, {"source", "name", "nodes", "links", "partial"}, version);
   Fabric fabric;
   fabric.source = r.string("source");
   fabric.name = r.string("name");
 
-  const json& nodes = array_at(r, "nodes");
+  const json& nodes = r.array("nodes");
   for (size_t i = 0; i < nodes.size(); ++i) {
-    FieldReader n(nodes[i], r.at("nodes") / i,
+    JsonFields n(nodes[i], r.at("nodes") / i,
                   {"kind", "guid", "sysimgguid", "description", "num_ports", "lid", "vendor_id",
-                   "device_id", "seen_only_as_peer"});
+                   "device_id", "seen_only_as_peer"}, kVersion);
     FabricNode node;
     node.kind = read_kind(n);
     node.guid = n.guid("guid");
@@ -238,27 +173,27 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
   std::sort(fabric.nodes.begin(), fabric.nodes.end(),
             [](const FabricNode& x, const FabricNode& y) { return x.guid < y.guid; });
 
-  const json& links = array_at(r, "links");
+  const json& links = r.array("links");
   for (size_t i = 0; i < links.size(); ++i) {
-    FieldReader l(links[i], r.at("links") / i, {"a", "b", "width", "speed"});
+    JsonFields l(links[i], r.at("links") / i, {"a", "b", "width", "speed"}, kVersion);
     Link link;
     link.a = read_end(l.get("a"), l.at("a"));
     link.b = read_end(l.get("b"), l.at("b"));
     for (const auto* end : {&link.a, &link.b})
       if (!fabric.find(end->guid))
-        throw SchemaError{l.at(end == &link.a ? "a" : "b"),
+        throw JsonSchemaError{l.at(end == &link.a ? "a" : "b"),
                           "a cable end on a listed node, but " + guid_string(end->guid) + " is not in \"nodes\""};
     link.width = static_cast<int>(l.integer("width", 0, 12));
     std::string speed = l.string("speed");
     link.speed = parse_link_speed(speed);
     if (link.speed == LinkSpeed::Unknown && speed != to_string(LinkSpeed::Unknown))
-      throw SchemaError{l.at("speed"), "\"speed\" to be SDR..XDR or \"unknown\", not \"" + speed + "\""};
+      throw JsonSchemaError{l.at("speed"), "\"speed\" to be SDR..XDR or \"unknown\", not \"" + speed + "\""};
     fabric.links.push_back(link);
   }
 
-  const json& partial = array_at(r, "partial");
+  const json& partial = r.array("partial");
   for (size_t i = 0; i < partial.size(); ++i) {
-    if (!partial[i].is_string()) throw SchemaError{r.at("partial") / i, "a string"};
+    if (!partial[i].is_string()) throw JsonSchemaError{r.at("partial") / i, "a string"};
     fabric.partial.push_back(partial[i].get<std::string>());
   }
   normalize(fabric);
@@ -267,16 +202,16 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
 }
 
 Snapshot read_snapshot(const json& root) {
-  FieldReader r(root, json::json_pointer(), {"format", "version", "fabrics"});
+  JsonFields r(root, json::json_pointer(), {"format", "version", "fabrics"}, kVersion);
   if (r.string("format") != kFormat)
-    throw SchemaError{r.at("format"), std::string("\"format\": \"") + kFormat + "\""};
+    throw JsonSchemaError{r.at("format"), std::string("\"format\": \"") + kFormat + "\""};
   const json& version = r.get("version");
   if (!version.is_number_integer() || version.get<int64_t>() < kVersion || version.get<int64_t>() > kVersionRoutes)
-    throw SchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + " or " +
+    throw JsonSchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + " or " +
                                            std::to_string(kVersionRoutes) + ", not " + version.dump()};
   const int v = static_cast<int>(version.get<int64_t>());
   Snapshot snapshot;
-  const json& fabrics = array_at(r, "fabrics");
+  const json& fabrics = r.array("fabrics");
   for (size_t i = 0; i < fabrics.size(); ++i) snapshot.fabrics.push_back(read_fabric(fabrics[i], r.at("fabrics") / i, v));
   return snapshot;
 }
@@ -297,21 +232,11 @@ std::string snapshot_to_json(const Snapshot& snapshot) {
 }
 
 Snapshot snapshot_from_json(std::string_view text, const std::string& file) {
-  json root;
-  try {
-    root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    // e.byte is 1-based and points at the last character read.
-    int line = e.byte ? line_at_offset(text, e.byte - 1) : 0;
-    // Keep nlohmann's reason, drop its "[json.exception...] parse error at line L, column C: ".
-    std::string what = e.what();
-    auto reason = what.find(": ", what.find("parse error"));
-    throw InputError(file, line, "expected valid JSON, " + (reason == std::string::npos ? what : what.substr(reason + 2)));
-  }
+  const json root = parse_json_text(text, file);
   try {
     return read_snapshot(root);
-  } catch (const SchemaError& e) {
-    throw InputError(file, json_line_of(text, e.where), "expected " + e.expected + " (at " + e.where.to_string() + ")");
+  } catch (const JsonSchemaError& e) {
+    throw schema_input_error(text, file, e);
   }
 }
 
