@@ -11,6 +11,9 @@
 #   slurm_env_log                                      prints the slurmctld log path
 #   slurm_env_stop                                     stops every process started here (idempotent)
 #   slurm_env_hostnames HOSTLIST...                    expands hostlists (works without a slurmctld)
+#   slurm_env_three_nodes NAME                         $WORK (a temp dir removed at exit, with the
+#                                                      services), slurmctld and slurmd node1..node3
+#                                                      under one switch; 1 if they did not start
 #
 # DIR is created if missing (pass "" to get a fresh mktemp -d dir that slurm_env_stop removes).
 # NODELIST_FILE: node names or hostlist expressions, one per line; blank and '#' lines ignored.
@@ -231,6 +234,19 @@ slurm_env_start_slurmd() { # NODE... (each must be in the node list given to slu
 }
 
 slurm_env_topology() { scontrol show topology; }
+
+slurm_env_three_nodes() { # NAME -> sets WORK; the small cluster the job-running tests share
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+  chmod 755 "$WORK" # munged wants o+x on every directory above its socket
+  trap 'slurm_env_stop; [[ -n ${KEEP_WORK:-} ]] || rm -rf "$WORK"' EXIT
+  trap 'exit 130' INT TERM
+  export SLURM_ENV_NODE_ATTRS="CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1000"
+  export SLURM_ENV_AUTH=munge
+  printf 'node[1-3]\n' >"$WORK/nodes"
+  printf 'SwitchName=s1 Nodes=node[1-3]\n' >"$WORK/topology.conf"
+  slurm_env_start "$WORK/slurm" "$WORK/nodes" "$WORK/topology.conf" || { _slurm_env_err "slurmctld did not start"; return 1; }
+  slurm_env_start_slurmd node1 node2 node3 || { _slurm_env_err "slurmd did not register"; return 1; }
+}
 
 slurm_env_log() { echo "${SLURM_ENV_DIR:?slurm_env_start was not called}/slurmctld.log"; }
 

@@ -26,21 +26,7 @@ FABRIC=$(cd "$here/../../samples" && pwd)/superpod-4su.topo
 
 # shellcheck source-path=SCRIPTDIR
 source "$here/slurm_env.sh"
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/whatif_sbatch_test.XXXXXX")
-chmod 755 "$WORK" # munged wants o+x on every directory above its socket
-cleanup() {
-  slurm_env_stop
-  [[ -n ${KEEP_WORK:-} ]] || rm -rf "$WORK"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-export SLURM_ENV_NODE_ATTRS="CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1000"
-export SLURM_ENV_AUTH=munge
-printf 'node[1-3]\n' >"$WORK/nodes"
-printf 'SwitchName=s1 Nodes=node[1-3]\n' >"$WORK/topology.conf"
-slurm_env_start "$WORK/slurm" "$WORK/nodes" "$WORK/topology.conf" || fail "slurmctld did not start"
-slurm_env_start_slurmd node1 node2 node3 || fail "slurmd did not register"
+slurm_env_three_nodes whatif_sbatch_test || fail "the 3-node Slurm did not start"
 
 args=(--fabric "$FABRIC" --profile h100-ndr -N 16,32 --samples 9 --remove-cable su2-rail6/24 --json)
 "$SLURMTOPO" whatif "${args[@]}" >"$WORK/expected.json" || fail "whatif (unsharded) failed"
