@@ -8,28 +8,16 @@
 
 #include "discover/input_error.h"
 #include "discover/synthetic_fabric.h"
+#include "tests/simulate/simulate_fixtures.h"
 
 using namespace slurmtopo;
+using slurmtopo::testing::one_rail;
+using slurmtopo::testing::oversubscribed_hdr_tree;
 
 namespace {
 
-// One HDR NIC per node: the A100 profile with a single rail, as on a fat tree of 1-rail hosts.
-HardwareProfile one_rail() {
-  HardwareProfile h = load_profile("a100-hdr");
-  h.nics_per_node = 1;
-  return h;
-}
-
 // Two leaves of 8 hosts, each leaf 4 uplinks (2:1), 4 spines, HDR: radix 12 → 8 down, 4 up.
-Cluster two_to_one() {
-  FatTreeSpec spec;
-  spec.levels = 2;
-  spec.radix = 12;
-  spec.oversubscription = 2.0;
-  spec.hosts = 16;
-  spec.speed = LinkSpeed::HDR;
-  return build_cluster({generate_fattree(spec)}, ClusterOptions{});
-}
+Cluster two_to_one() { return oversubscribed_hdr_tree(16); }
 
 AlgorithmBandwidth ring_on(const FabricModel& fabric, const std::vector<std::string>& hosts, const HardwareProfile& h) {
   return simulate_contention(fabric, resolve_placement(fabric.cluster(), hosts, h), h, Collective::AllReduce)

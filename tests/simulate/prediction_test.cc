@@ -4,8 +4,11 @@
 
 #include "discover/input_error.h"
 #include "discover/synthetic_fabric.h"
+#include "tests/simulate/simulate_fixtures.h"
 
 using namespace slurmtopo;
+using slurmtopo::testing::one_rail;
+using slurmtopo::testing::oversubscribed_hdr_tree;
 
 namespace {
 
@@ -13,23 +16,10 @@ constexpr double MiB = 1048576.0, GiB = 1073741824.0;
 
 // Two 2:1 leaves of 8 one-rail HDR hosts (see contention_test.cc).
 const Cluster& two_to_one() {
-  static const Cluster c = [] {
-    FatTreeSpec spec;
-    spec.levels = 2;
-    spec.radix = 12;
-    spec.oversubscription = 2.0;
-    spec.hosts = 16;
-    spec.speed = LinkSpeed::HDR;
-    return build_cluster({generate_fattree(spec)}, ClusterOptions{});
-  }();
+  static const Cluster c = oversubscribed_hdr_tree(16);
   return c;
 }
 
-HardwareProfile one_rail() {
-  HardwareProfile h = load_profile("a100-hdr");
-  h.nics_per_node = 1;
-  return h;
-}
 
 std::vector<std::string> contiguous() {
   std::vector<std::string> out;

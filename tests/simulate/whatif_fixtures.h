@@ -7,18 +7,11 @@
 #include "graph/cluster.h"
 #include "simulate/hardware_profile.h"
 #include "simulate/whatif_case.h"
+#include "tests/simulate/simulate_fixtures.h"
 
 namespace slurmtopo::testing {
 
-inline Cluster oversubscribed_tree() {
-  FatTreeSpec spec;
-  spec.levels = 2;
-  spec.radix = 12;
-  spec.oversubscription = 2.0;
-  spec.hosts = 32;
-  spec.speed = LinkSpeed::HDR;
-  return build_cluster({generate_fattree(spec)}, ClusterOptions{});
-}
+inline Cluster oversubscribed_tree() { return oversubscribed_hdr_tree(32); }
 
 inline WhatifSlurm partition_of(const Cluster& c) {
   WhatifSlurm s;
@@ -26,12 +19,6 @@ inline WhatifSlurm partition_of(const Cluster& c) {
   return s;
 }
 
-// One HDR NIC per node, as the fixture's hosts have.
-inline HardwareProfile one_rail() {
-  HardwareProfile h = load_profile("a100-hdr");
-  h.nics_per_node = 1;
-  return h;
-}
 
 inline std::vector<char> busy_nodes(const WhatifCase& c, const std::vector<std::string>& names) {
   std::vector<char> busy(c.node_names().size(), 0);
