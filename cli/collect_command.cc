@@ -11,9 +11,9 @@
 #include <iostream>
 #include <memory>
 
+#include "base/input_error.h"
 #include "cli/commands.h"
 #include "discover/collect_plan.h"
-#include "discover/input_error.h"
 #include "graph/hostlist.h"
 
 extern char** environ;

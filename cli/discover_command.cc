@@ -5,13 +5,13 @@
 #include <iostream>
 #include <memory>
 
+#include "base/files.h"
+#include "base/input_error.h"
 #include "cli/collect_command.h"
 #include "cli/commands.h"
 #include "discover/hwloc_node.h"
-#include "discover/input_error.h"
 #include "discover/node_json.h"
 #include "discover/node_set.h"
-#include "emit/atomic_write.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo::cli {
@@ -36,8 +36,7 @@ void add_node(CLI::App& discover) {
     if (!o->hostname.empty()) node.hostname = o->hostname;
     print_warnings(node.hostname, node.warnings);
     const std::string json = node_to_json(node);
-    if (o->output.empty() || o->output == "-") std::cout << json;
-    else atomic_write(o->output, json);
+    write_output(o->output, json);
   });
 }
 

@@ -8,11 +8,11 @@
 #include <memory>
 #include <optional>
 
+#include "base/atomic_write.h"
+#include "base/input_error.h"
 #include "cli/commands.h"
-#include "discover/input_error.h"
 #include "discover/live_fabric.h"
 #include "discover/snapshot.h"
-#include "emit/atomic_write.h"
 #include "graph/cluster_inputs.h"
 #include "report/inspect.h"
 #include "simulate/forwarding_tables.h"

@@ -1,10 +1,11 @@
 #include <iostream>
 #include <memory>
 
+#include "base/atomic_write.h"
+#include "base/files.h"
+#include "base/input_error.h"
 #include "cli/commands.h"
-#include "discover/input_error.h"
 #include "discover/slurm_conf.h"
-#include "emit/atomic_write.h"
 #include "emit/topology_plan.h"
 #include "graph/hostlist.h"
 

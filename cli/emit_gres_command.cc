@@ -5,10 +5,11 @@
 #include <memory>
 #include <set>
 
+#include "base/atomic_write.h"
+#include "base/files.h"
+#include "base/input_error.h"
 #include "cli/commands.h"
 #include "cli/node_options.h"
-#include "discover/input_error.h"
-#include "emit/atomic_write.h"
 #include "emit/gres_plan.h"
 #include "graph/hostlist.h"
 #include "graph/node_join.h"

@@ -3,12 +3,12 @@
 #include <memory>
 #include <sstream>
 
+#include "base/files.h"
+#include "base/input_error.h"
 #include "cli/commands.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/ibsim_net_writer.h"
-#include "discover/input_error.h"
 #include "discover/synthetic_fabric.h"
-#include "emit/atomic_write.h"
 
 namespace slurmtopo::cli {
 
@@ -73,8 +73,7 @@ void write_fabric(Fabric fabric, const Common& c) {
   std::ostringstream text;
   if (c.format == "ibsim") write_ibsim_net(fabric, text);
   else write_ibnetdiscover_text(fabric, text);
-  if (c.output.empty() || c.output == "-") std::cout << text.str();
-  else atomic_write(c.output, text.str());
+  write_output(c.output, text.str());
 }
 
 // Options every generator shares.

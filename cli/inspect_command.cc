@@ -1,10 +1,10 @@
 #include <iostream>
 #include <memory>
 
+#include "base/atomic_write.h"
 #include "cli/commands.h"
 #include "cli/node_options.h"
 #include "discover/snapshot.h"
-#include "emit/atomic_write.h"
 #include "report/inspect.h"
 #include "report/node_join_report.h"
 

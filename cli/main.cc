@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "base/input_error.h"
 #include "cli/commands.h"
-#include "discover/input_error.h"
 #include "discover/sweep_watch.h"
 
 int main(int argc, char** argv) {

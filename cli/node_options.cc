@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo::cli {

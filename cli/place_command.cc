@@ -6,9 +6,10 @@
 #include <memory>
 #include <sstream>
 
+#include "base/files.h"
+#include "base/input_error.h"
 #include "cli/commands.h"
 #include "cli/select_options.h"
-#include "discover/input_error.h"
 #include "emit/topology_plan.h"
 #include "graph/hostlist.h"
 #include "simulate/slurm_select.h"
@@ -52,12 +53,6 @@ int seconds(const std::string& option, const std::string& text) {
   return (f[0] * 60 + f[1]) * 60 + f[2];
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot read");
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
 SelectSetup build_setup(const PlaceOptions& o) {
   SelectSetup setup;
   setup.version = parse_slurm_version(o.version);
@@ -66,7 +61,7 @@ SelectSetup build_setup(const PlaceOptions& o) {
   const auto names = hostnames("--nodes", o.nodes);
   setup.nodes = slurm_nodes(names, o.weights, o.cpus);
   if (!o.topology.empty()) {
-    const std::string text = read_text(o.topology);
+    const std::string text = read_file(o.topology);
     if (is_block_topology(text)) setup.block = parse_block_topology(text, o.topology);
     else setup.tree = parse_topology_conf(text, o.topology);
   } else if (!o.inputs.fabric_files.empty()) {

@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo::cli {

@@ -10,8 +10,8 @@
 #include <memory>
 #include <optional>
 
+#include "base/input_error.h"
 #include "cli/commands.h"
-#include "discover/input_error.h"
 #include "discover/node_set.h"
 #include "graph/hostlist.h"
 #include "graph/node_join.h"

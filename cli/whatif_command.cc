@@ -10,10 +10,11 @@
 #include <iostream>
 #include <memory>
 
+#include "base/atomic_write.h"
+#include "base/files.h"
+#include "base/input_error.h"
 #include "cli/commands.h"
 #include "cli/select_options.h"
-#include "discover/input_error.h"
-#include "emit/atomic_write.h"
 #include "graph/cluster_inputs.h"
 #include "report/whatif_report.h"
 #include "simulate/prediction.h"
@@ -50,11 +51,6 @@ struct MergeOptions {
   bool json = false;
   std::string output;
 };
-
-void emit(const std::string& text, const std::string& output) {
-  if (output.empty()) std::cout << text;
-  else atomic_write(output, text);
-}
 
 std::vector<int> job_sizes(const std::string& text) {
   std::vector<int> sizes;
@@ -242,7 +238,7 @@ void run_whatif(const WhatifOptions& o) {
   if (!o.shard.empty()) {
     const ShardSpec shard = parse_shard(o.shard);
     const auto records = run_whatif_units(request, in, shard_units(total, shard), progress_bar());
-    emit(shard_document(header, shard, records).dump(2) + "\n", o.output);
+    write_output(o.output, shard_document(header, shard, records).dump(2) + "\n");
     return;
   }
   std::vector<int> all(total);
@@ -250,18 +246,16 @@ void run_whatif(const WhatifOptions& o) {
   const auto records = run_whatif_units(request, in, all, progress_bar());
   // Through the shard form and back, so a merge of shards cannot print anything else.
   const MergedRun run = merge_shards({{"whatif", shard_document(header, {0, 1}, records).dump()}});
-  emit(whatif_report(run.header, run.records, o.json), o.output);
+  write_output(o.output, whatif_report(run.header, run.records, o.json));
 }
 
 void run_merge(const MergeOptions& o) {
   std::vector<std::pair<std::string, std::string>> shards;
   for (const auto& f : o.files) {
-    std::ifstream in(f, std::ios::binary);
-    if (!in) throw InputError(f, 0, "cannot read");
-    shards.emplace_back(f, std::string{std::istreambuf_iterator<char>(in), {}});
+    shards.emplace_back(f, read_file(f));
   }
   const MergedRun run = merge_shards(shards);
-  emit(whatif_report(run.header, run.records, o.json), o.output);
+  write_output(o.output, whatif_report(run.header, run.records, o.json));
 }
 
 }  // namespace

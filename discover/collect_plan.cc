@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/host_names.h"
 #include "graph/hostlist.h"
 

@@ -12,9 +12,9 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/input_error.h"
 #include "discover/ibnd_cache.h"
 #include "discover/ibnetdiscover_text.h"
-#include "discover/input_error.h"
 #include "discover/snapshot.h"
 
 namespace slurmtopo {

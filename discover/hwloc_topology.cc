@@ -9,7 +9,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 namespace {
@@ -143,13 +144,7 @@ HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& sou
 }
 
 HwlocTopology load_hwloc_xml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
-  std::string text(static_cast<size_t>(in.tellg()), '\0');
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!in) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
-  return load_hwloc_xml_text(text, path);
+  return load_hwloc_xml_text(read_file(path), path);
 }
 
 HwlocTopology load_hwloc_live() {

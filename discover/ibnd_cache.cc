@@ -10,8 +10,8 @@
 #include <fstream>
 #include <memory>
 
+#include "base/input_error.h"
 #include "discover/ibnd_fabric.h"
-#include "discover/input_error.h"
 
 namespace slurmtopo {
 namespace {

@@ -20,7 +20,7 @@
 #include <limits>
 #include <tuple>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 namespace {

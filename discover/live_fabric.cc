@@ -14,8 +14,8 @@
 #include <memory>
 #include <mutex>
 
+#include "base/input_error.h"
 #include "discover/ibnd_fabric.h"
-#include "discover/input_error.h"
 #include "discover/sweep_watch.h"
 
 namespace slurmtopo {

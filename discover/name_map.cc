@@ -8,8 +8,8 @@
 #include <fstream>
 #include <vector>
 
+#include "base/input_error.h"
 #include "discover/fabric.h"
-#include "discover/input_error.h"
 
 namespace slurmtopo {
 namespace {

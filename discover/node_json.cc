@@ -11,8 +11,9 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "discover/input_error.h"
-#include "discover/json_fields.h"
+#include "base/files.h"
+#include "base/input_error.h"
+#include "base/json_fields.h"
 
 namespace slurmtopo {
 namespace {
@@ -199,10 +200,7 @@ NodeInventory node_from_json(std::string_view text, const std::string& file) {
 }
 
 NodeInventory load_node_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  return node_from_json(text, path);
+  return node_from_json(read_file(path), path);
 }
 
 }  // namespace slurmtopo

@@ -10,8 +10,8 @@
 #include <map>
 #include <thread>
 
+#include "base/input_error.h"
 #include "discover/hwloc_node.h"
-#include "discover/input_error.h"
 #include "discover/node_json.h"
 #include "graph/host_names.h"
 #include "graph/hostlist.h"

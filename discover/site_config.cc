@@ -2,8 +2,6 @@
 // fails before any fabric is read rather than as a silently ignored setting.
 #include "discover/site_config.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -12,7 +10,9 @@
 #include <set>
 #include <stdexcept>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
+#include "base/yaml_fields.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo {
@@ -22,60 +22,20 @@ constexpr const char* kValidKeys =
     "host_regex, exclude_hosts, exclude_regex, expected_link, expected_uplinks_per_leaf, "
     "group_name_regex";
 
-int line_of(const YAML::Node& node) { return node.Mark().line + 1; }  // Mark is 0-based
+using Reader = YamlFields;
 
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& expected) const {
-    throw InputError(file_, line_of(at), expected);
+// ECMAScript, as graph/ compiles it; `groups` is the least number of capture groups.
+std::string regex(const Reader& r, const YAML::Node& v, const std::string& key, unsigned groups) {
+  const std::string text = r.text(v, key);
+  try {
+    const std::regex re(text);
+    if (re.mark_count() < groups)
+      r.fail(v, "expected `" + key + "` to have a capture group `(...)`: group 1 is the name");
+  } catch (const std::regex_error& e) {
+    r.fail(v, "expected `" + key + "` to be a valid regular expression (ECMAScript): " + std::string(e.what()));
   }
-
-  std::string scalar(const YAML::Node& v, const std::string& key) const {
-    if (!v.IsScalar()) fail(v, "expected `" + key + "` to be a string");
-    return v.Scalar();
-  }
-
-  int count(const YAML::Node& v, const std::string& key) const {
-    int n = -1;
-    if (v.IsScalar()) {
-      try {
-        n = v.as<int>();
-      } catch (const YAML::BadConversion&) {
-      }
-    }
-    if (n < 0) fail(v, "expected `" + key + "` to be a whole number >= 0");
-    return n;
-  }
-
-  std::vector<std::string> strings(const YAML::Node& v, const std::string& key) const {
-    if (!v.IsSequence()) fail(v, "expected `" + key + "` to be a list of strings");
-    std::vector<std::string> out;
-    for (const YAML::Node& item : v) {
-      if (!item.IsScalar()) fail(item, "expected every item of `" + key + "` to be a string");
-      out.push_back(item.Scalar());
-    }
-    return out;
-  }
-
-  // ECMAScript, as graph/ compiles it; `groups` is the least number of capture groups.
-  std::string regex(const YAML::Node& v, const std::string& key, unsigned groups) const {
-    const std::string text = scalar(v, key);
-    try {
-      const std::regex re(text);
-      if (re.mark_count() < groups)
-        fail(v, "expected `" + key + "` to have a capture group `(...)`: group 1 is the name");
-    } catch (const std::regex_error& e) {
-      fail(v, "expected `" + key + "` to be a valid regular expression (ECMAScript): " +
-                  std::string(e.what()));
-    }
-    return text;
-  }
-
- private:
-  std::string file_;
-};
+  return text;
+}
 
 int parse_width(const Reader& r, const YAML::Node& at, const std::string& text) {
   static const std::set<std::string> kWidths{"1", "2", "4", "8", "12"};
@@ -106,11 +66,11 @@ void expected_link(const Reader& r, const YAML::Node& v, SiteConfig& site) {
   }
   if (!v.IsMap()) r.fail(v, "expected `expected_link` as `4xNDR` or `{width: 4, speed: NDR}`");
   for (const auto& kv : v) {
-    const std::string key = r.scalar(kv.first, "expected_link");
+    const std::string key = r.text(kv.first, "expected_link");
     if (key == "width")
-      site.expected_width = parse_width(r, kv.second, r.scalar(kv.second, "width"));
+      site.expected_width = parse_width(r, kv.second, r.text(kv.second, "width"));
     else if (key == "speed")
-      site.expected_speed = parse_speed(r, kv.second, r.scalar(kv.second, "speed"));
+      site.expected_speed = parse_speed(r, kv.second, r.text(kv.second, "speed"));
     else
       r.fail(kv.first, "expected `expected_link` keys width, speed; not `" + key + "`");
   }
@@ -134,14 +94,14 @@ using Setter = std::function<void(const Reader&, const YAML::Node&, SiteConfig&)
 const std::map<std::string, Setter>& setters() {
   static const std::map<std::string, Setter> kSetters{
       {"host_regex", [](const Reader& r, const YAML::Node& v,
-                        SiteConfig& s) { s.host_regex = r.regex(v, "host_regex", 1); }},
+                        SiteConfig& s) { s.host_regex = regex(r, v, "host_regex", 1); }},
       {"exclude_hosts",
        [](const Reader& r, const YAML::Node& v, SiteConfig& s) { s.exclude_hosts = hostlists(r, v); }},
       {"exclude_regex",
        [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
          s.exclude_regex = r.strings(v, "exclude_regex");
          size_t i = 0;
-         for (const YAML::Node& item : v) r.regex(item, "exclude_regex[" + std::to_string(i++) + "]", 0);
+         for (const YAML::Node& item : v) regex(r, item, "exclude_regex[" + std::to_string(i++) + "]", 0);
        }},
       {"expected_link", expected_link},
       {"expected_uplinks_per_leaf",
@@ -151,8 +111,8 @@ const std::map<std::string, Setter>& setters() {
       {"group_name_regex",
        [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
          // Empty keeps grouping by name off.
-         const std::string text = r.scalar(v, "group_name_regex");
-         s.group_name_regex = text.empty() ? text : r.regex(v, "group_name_regex", 1);
+         const std::string text = r.text(v, "group_name_regex");
+         s.group_name_regex = text.empty() ? text : regex(r, v, "group_name_regex", 1);
        }},
   };
   return kSetters;
@@ -161,14 +121,7 @@ const std::map<std::string, Setter>& setters() {
 }  // namespace
 
 SiteConfig load_site_config(const std::string& path) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(path, 0, "cannot read the site config");
-  } catch (const YAML::ParserException& e) {
-    throw InputError(path, e.mark.line + 1, "expected YAML: " + e.msg);
-  }
+  const YAML::Node root = load_yaml(read_file(path, "the site config"), path);
   const Reader reader(path);
   SiteConfig site;
   site.source = path;

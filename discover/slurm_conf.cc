@@ -13,7 +13,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
 #include "discover/slurm_conf_lines.h"
 #include "graph/hostlist.h"
 
@@ -38,9 +39,7 @@ class Loader {
 
   void load(const fs::path& path) {
     const std::string file = path.string();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(file, 0, std::string("cannot read: ") + std::strerror(errno));
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string text = read_file(file);
     stack_.push_back(fs::weakly_canonical(path));
     for (const SlurmConfLine& line : read_slurm_conf_lines(text)) handle(file, line);
     stack_.pop_back();

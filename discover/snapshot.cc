@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "discover/input_error.h"
-#include "discover/json_fields.h"
+#include "base/input_error.h"
+#include "base/json_fields.h"
 
 namespace slurmtopo {
 namespace {

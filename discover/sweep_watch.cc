@@ -12,7 +12,7 @@
 #include <mutex>
 #include <system_error>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

@@ -8,7 +8,7 @@
 #include <regex>
 #include <set>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/anomalies.h"
 #include "graph/grouping.h"
 #include "graph/host_names.h"

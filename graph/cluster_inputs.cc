@@ -2,8 +2,8 @@
 
 #include <set>
 
+#include "base/input_error.h"
 #include "discover/fabric_file.h"
-#include "discover/input_error.h"
 
 namespace slurmtopo {
 

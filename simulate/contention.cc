@@ -10,7 +10,7 @@
 #include <set>
 #include <thread>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/hostlist.h"
 
 namespace slurmtopo {

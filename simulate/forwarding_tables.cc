@@ -8,7 +8,7 @@
 #include <ostream>
 #include <set>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 namespace {

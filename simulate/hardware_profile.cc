@@ -14,7 +14,9 @@
 #include <set>
 #include <sstream>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
+#include "base/yaml_fields.h"
 #include "graph/node_join.h"
 #include "simulate/builtin_profiles.h"
 
@@ -69,79 +71,14 @@ double nic_effective_gbs(LinkSpeed speed) {
 
 namespace {
 
-int line_of(const YAML::Node& node) { return node.Mark().line + 1; }  // Mark is 0-based
+using Reader = YamlFields;
 
-class Reader {
- public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
-  const std::string& file() const { return file_; }
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
-    throw InputError(file_, line_of(at), what);
-  }
-
-  double number(const YAML::Node& v, const std::string& key, double lo, double hi) const {
-    double x = NAN;
-    if (v.IsScalar()) {
-      try {
-        x = v.as<double>();
-      } catch (const YAML::BadConversion&) {
-      }
-    }
-    if (!(x >= lo && x <= hi))
-      fail(v, "expected `" + key + "` to be a number from " + fmt(lo) + " to " + fmt(hi));
-    return x;
-  }
-
-  int integer(const YAML::Node& v, const std::string& key, int lo, int hi) const {
-    const double x = number(v, key, lo, hi);
-    if (x != std::floor(x)) fail(v, "expected `" + key + "` to be a whole number");
-    return static_cast<int>(x);
-  }
-
-  bool boolean(const YAML::Node& v, const std::string& key) const {
-    if (v.IsScalar()) {
-      if (v.Scalar() == "true") return true;
-      if (v.Scalar() == "false") return false;
-    }
-    fail(v, "expected `" + key + "` to be true or false");
-  }
-
-  std::string text(const YAML::Node& v, const std::string& key) const {
-    if (!v.IsScalar()) fail(v, "expected `" + key + "` to be a string");
-    return v.Scalar();
-  }
-
-  std::string choice(const YAML::Node& v, const std::string& key,
-                     const std::vector<std::string>& allowed) const {
-    const std::string t = text(v, key);
-    if (std::find(allowed.begin(), allowed.end(), t) == allowed.end())
-      fail(v, "expected `" + key + "` to be one of " + join(allowed) + ", not `" + t + "`");
-    return t;
-  }
-
-  std::array<double, 3> triple(const YAML::Node& v, const std::string& key, double hi) const {
-    if (!v.IsSequence() || v.size() != 3)
-      fail(v, "expected `" + key + "` to be a list of three numbers");
-    std::array<double, 3> out{};
-    for (size_t i = 0; i < 3; ++i) out[i] = number(v[i], key + "[" + std::to_string(i) + "]", 0, hi);
-    return out;
-  }
-
-  static std::string join(const std::vector<std::string>& items) {
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
-    return out;
-  }
-
- private:
-  static std::string fmt(double x) {
-    std::ostringstream s;
-    s << x;
-    return s.str();
-  }
-  std::string file_;
-};
+std::array<double, 3> triple(const Reader& r, const YAML::Node& v, const std::string& key, double hi) {
+  if (!v.IsSequence() || v.size() != 3) r.fail(v, "expected `" + key + "` to be a list of three numbers");
+  std::array<double, 3> out{};
+  for (size_t i = 0; i < 3; ++i) out[i] = r.number(v[i], key + "[" + std::to_string(i) + "]", 0, hi);
+  return out;
+}
 
 using Setter = std::function<void(const Reader&, const YAML::Node&, HardwareProfile&)>;
 
@@ -179,10 +116,10 @@ void hw_latency(std::vector<Field>& f, const char* cls, HwLatency NcclConstants:
   const std::string p = std::string("nccl.hw_latency_us.") + cls + ".";
   auto path = [&](const char* leaf) { return p + leaf; };
   f.push_back({path("tree"), true, [member, p](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-                 (h.nccl.*member).tree = r.triple(v, p + "tree", kMaxUs);
+                 (h.nccl.*member).tree = triple(r, v, p + "tree", kMaxUs);
                }});
   f.push_back({path("ring"), true, [member, p](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-                 (h.nccl.*member).ring = r.triple(v, p + "ring", kMaxUs);
+                 (h.nccl.*member).ring = triple(r, v, p + "ring", kMaxUs);
                }});
   f.push_back({path("nvls"), true, [member, p](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
                  (h.nccl.*member).nvls = r.number(v, p + "nvls", 0, kMaxUs);
@@ -236,25 +173,25 @@ std::vector<Field> make_fields() {
       {"protocols", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.protocols = protocol_list(r, v); }},
       {"nccl.base_latency_us.tree", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-         h.nccl.base_tree = r.triple(v, "nccl.base_latency_us.tree", kMaxUs);
+         h.nccl.base_tree = triple(r, v, "nccl.base_latency_us.tree", kMaxUs);
        }},
       {"nccl.base_latency_us.ring", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-         h.nccl.base_ring = r.triple(v, "nccl.base_latency_us.ring", kMaxUs);
+         h.nccl.base_ring = triple(r, v, "nccl.base_latency_us.ring", kMaxUs);
        }},
       {"nccl.ll_max_bw", true,
-       [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.nccl.ll_max_bw = r.triple(v, "nccl.ll_max_bw", kMaxGbs); }},
+       [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.nccl.ll_max_bw = triple(r, v, "nccl.ll_max_bw", kMaxGbs); }},
       {"nccl.ring_ll128_per_channel", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-         h.nccl.ring_ll128_per_channel = r.triple(v, "nccl.ring_ll128_per_channel", kMaxGbs);
+         h.nccl.ring_ll128_per_channel = triple(r, v, "nccl.ring_ll128_per_channel", kMaxGbs);
        }},
       {"nccl.tree_per_channel", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-         h.nccl.tree_per_channel = r.triple(v, "nccl.tree_per_channel", kMaxGbs);
+         h.nccl.tree_per_channel = triple(r, v, "nccl.tree_per_channel", kMaxGbs);
        }},
       {"nccl.tree_ll128_per_channel", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-         h.nccl.tree_ll128_per_channel = r.triple(v, "nccl.tree_ll128_per_channel", kMaxGbs);
+         h.nccl.tree_ll128_per_channel = triple(r, v, "nccl.tree_ll128_per_channel", kMaxGbs);
        }},
       {"calibration.launch_us", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
@@ -322,7 +259,7 @@ void read_map(const Reader& r, const YAML::Node& map, const std::string& prefix,
     if (is_leaf(path)) {
       for (const Field& f : fields())
         if (path == f.path) f.set(r, kv.second, h);
-      seen[path] = line_of(kv.first);
+      seen[path] = yaml_line(kv.first);
     } else {
       read_map(r, kv.second, path + ".", h, seen);
     }
@@ -362,12 +299,7 @@ HardwareProfile builtin(const std::string& name, int depth) {
 }
 
 HardwareProfile parse_with_base(const std::string& yaml, const std::string& source, int depth) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(source, e.mark.line + 1, "expected YAML: " + e.msg);
-  }
+  const YAML::Node root = load_yaml(yaml, source);
   const Reader r(source);
   if (!root.IsMap()) r.fail(root, "expected a hardware profile: a map with keys " + Reader::join(keys_under("")));
 
@@ -391,14 +323,6 @@ HardwareProfile parse_with_base(const std::string& yaml, const std::string& sour
   check_consistency(r, h, seen);
   h.source = source;
   return h;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot read the hardware profile");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 bool looks_like_path(const std::string& s) {
@@ -437,7 +361,7 @@ HardwareProfile load_profile(const std::string& name_or_path) {
                            ") or a YAML file, not `" + name_or_path + "`");
     return h;
   }
-  return parse_profile(read_file(name_or_path), name_or_path);
+  return parse_profile(read_file(name_or_path, "the hardware profile"), name_or_path);
 }
 
 HardwareProfile profile_for_node(const NodeInventory& node, LinkSpeed speed) {

@@ -6,7 +6,7 @@
 #include <limits>
 #include <thread>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

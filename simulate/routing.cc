@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "simulate/routing_engines.h"
 
 namespace slurmtopo {

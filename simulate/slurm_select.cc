@@ -7,7 +7,7 @@
 #include <sstream>
 #include <unordered_set>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "emit/slurm_release.h"
 #include "graph/hostlist.h"
 #include "simulate/slurm_select_model.h"

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <string>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "discover/slurm_conf_lines.h"
 #include "graph/hostlist.h"
 #include "simulate/slurm_select_model.h"

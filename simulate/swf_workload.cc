@@ -4,7 +4,8 @@
 #include <charconv>
 #include <fstream>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 
@@ -76,10 +77,7 @@ Workload parse_swf(std::string_view text, const std::string& file, int cpus_per_
 }
 
 Workload read_swf(const std::string& path, int cpus_per_node, int max_nodes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, "cannot read");
-  const std::string text{std::istreambuf_iterator<char>(in), {}};
-  return parse_swf(text, path, cpus_per_node, max_nodes);
+  return parse_swf(read_file(path), path, cpus_per_node, max_nodes);
 }
 
 }  // namespace slurmtopo

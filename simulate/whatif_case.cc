@@ -2,7 +2,8 @@
 
 #include <fstream>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
 #include "emit/topology_plan.h"
 
 namespace slurmtopo {
@@ -40,9 +41,7 @@ WhatifCase make_whatif_case(Cluster cluster, const WhatifSlurm& slurm, const Wha
     setup.tree = c.emitted;
     c.placed_with = "emitted topology.conf";
   } else {
-    std::ifstream in(spec.topology_file, std::ios::binary);
-    if (!in) throw InputError(spec.topology_file, 0, "cannot read");
-    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    const std::string text = read_file(spec.topology_file);
     if (is_block_topology(text)) setup.block = parse_block_topology(text, spec.topology_file);
     else setup.tree = parse_topology_conf(text, spec.topology_file);
     c.placed_with = spec.topology_file;

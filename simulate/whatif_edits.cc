@@ -4,7 +4,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

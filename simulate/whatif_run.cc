@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/hostlist.h"
 #include "simulate/seeded_random.h"
 #include "simulate/whatif_policies.h"

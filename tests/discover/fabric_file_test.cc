@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
+#include "base/input_error.h"
 #include "discover/fabric_file.h"
-#include "discover/input_error.h"
 #include "discover/snapshot.h"
 
 using namespace slurmtopo;

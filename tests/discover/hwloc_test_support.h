@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "base/input_error.h"
 #include "discover/hwloc_node.h"
-#include "discover/input_error.h"
 
 namespace slurmtopo::testing {
 

@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
+#include "base/input_error.h"
 #include "discover/ibnd_cache.h"
 #include "discover/ibnetdiscover_text.h"
-#include "discover/input_error.h"
 
 using namespace slurmtopo;
 

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/input_error.h"
 #include "discover/ibnetdiscover_text.h"
-#include "discover/input_error.h"
 
 using namespace slurmtopo;
 

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 using slurmtopo::InputError;
 using slurmtopo::load_name_map;

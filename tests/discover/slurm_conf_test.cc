@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 using slurmtopo::InputError;
 using slurmtopo::load_slurm_conf;

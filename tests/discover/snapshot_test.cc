@@ -9,8 +9,8 @@
 #include <string>
 #include <tuple>
 
+#include "base/input_error.h"
 #include "discover/ibnetdiscover_text.h"
-#include "discover/input_error.h"
 #include "discover/snapshot.h"
 
 using namespace slurmtopo;

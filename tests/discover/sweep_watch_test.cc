@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "discover/sweep_watch.h"
 
 using namespace slurmtopo;

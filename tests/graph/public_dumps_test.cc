@@ -6,11 +6,12 @@
 #include <filesystem>
 #include <map>
 
+#include "base/atomic_write.h"
+#include "base/files.h"
 #include "discover/fabric_file.h"
 #include "emit/topology_check.h"
 #include "emit/topology_conf_parse.h"
 #include "emit/topology_plan.h"
-#include "emit/atomic_write.h"
 #include "graph/cluster_inputs.h"
 #include "graph/slurm_tree.h"
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <functional>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 using namespace slurmtopo;
 

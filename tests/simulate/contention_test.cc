@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "discover/synthetic_fabric.h"
 #include "tests/simulate/simulate_fixtures.h"
 

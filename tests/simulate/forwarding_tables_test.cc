@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "tests/simulate/routing_test_support.h"
 
 using namespace slurmtopo;

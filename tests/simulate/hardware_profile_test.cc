@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 using namespace slurmtopo;
 

@@ -2,7 +2,7 @@
 
 #include <doctest/doctest.h>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "discover/synthetic_fabric.h"
 #include "tests/simulate/simulate_fixtures.h"
 

@@ -4,7 +4,7 @@
 
 #include <thread>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "simulate/forwarding_tables.h"
 #include "tests/simulate/routing_test_support.h"
 

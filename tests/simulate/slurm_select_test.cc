@@ -6,7 +6,7 @@
 
 #include <map>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "graph/hostlist.h"
 
 using namespace slurmtopo;

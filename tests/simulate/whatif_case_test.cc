@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 #include "simulate/whatif_policies.h"
 #include "tests/simulate/whatif_fixtures.h"
 

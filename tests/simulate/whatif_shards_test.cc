@@ -4,7 +4,7 @@
 
 #include <doctest/doctest.h>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 using namespace slurmtopo;
 using json = nlohmann::ordered_json;

@@ -1,25 +1,15 @@
-#include "emit/atomic_write.h"
+#include "base/atomic_write.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
-
-bool read_file_if_exists(const std::string& path, std::string& content) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  content = ss.str();
-  return true;
-}
 
 namespace {
 void fail(const std::string& path, const std::string& what) {

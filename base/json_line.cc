@@ -1,4 +1,4 @@
-#include "discover/json_line.h"
+#include "base/json_line.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,9 +1,9 @@
-#include "discover/json_fields.h"
+#include "base/json_fields.h"
 
 #include <algorithm>
 #include <cstdlib>
 
-#include "discover/json_line.h"
+#include "base/json_line.h"
 
 namespace slurmtopo {
 

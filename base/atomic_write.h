@@ -12,7 +12,4 @@ enum class WriteResult { Written, Unchanged };
 // leaving `path` as it was.
 WriteResult atomic_write(const std::string& path, const std::string& content);
 
-// The file's content, or nullopt-like empty flag when it does not exist.
-bool read_file_if_exists(const std::string& path, std::string& content);
-
 }  // namespace slurmtopo

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "discover/input_error.h"
+#include "base/input_error.h"
 
 namespace slurmtopo {
 

@@ -1,10 +1,11 @@
-#include "emit/atomic_write.h"
+#include "base/atomic_write.h"
 
 #include <doctest/doctest.h>
 
 #include <filesystem>
 
-#include "discover/input_error.h"
+#include "base/files.h"
+#include "base/input_error.h"
 
 using namespace slurmtopo;
 namespace fs = std::filesystem;

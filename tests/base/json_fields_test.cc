@@ -1,4 +1,4 @@
-#include "discover/json_fields.h"
+#include "base/json_fields.h"
 
 #include <doctest/doctest.h>
 
