@@ -14,7 +14,7 @@
 #include "base/input_error.h"
 #include "cli/commands.h"
 #include "discover/collect_plan.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 extern char** environ;
 

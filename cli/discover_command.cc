@@ -12,7 +12,7 @@
 #include "discover/hwloc_node.h"
 #include "discover/node_json.h"
 #include "discover/node_set.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::cli {
 namespace {
@@ -56,11 +56,7 @@ void add_classes(CLI::App& discover) {
     if (o->sources.nodes_dir.empty() && o->sources.node_classes.empty())
       throw InputError("discover classes", 0, "expected --nodes-dir DIR and/or --node-class 'HOSTLIST=FILE'");
     if (!o->nodes.empty()) {
-      try {
-        o->sources.expected_hosts = expand_hostlist(o->nodes);
-      } catch (const std::invalid_argument& e) {
-        throw InputError("--nodes", 0, e.what());
-      }
+      o->sources.expected_hosts = expand_hostlist_at(o->nodes, "--nodes");
     }
     const NodeSet set = load_node_set(o->sources);
     print_warnings("", set.warnings);

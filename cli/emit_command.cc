@@ -5,9 +5,9 @@
 #include "base/files.h"
 #include "base/input_error.h"
 #include "cli/commands.h"
-#include "discover/slurm_conf.h"
 #include "emit/topology_plan.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
+#include "slurm/slurm_conf.h"
 
 namespace slurmtopo::cli {
 
@@ -46,11 +46,7 @@ void run_topology(const Options& o) {
   TopologyRequest request;
   request.command = o.command_line;
   if (!o.nodes.empty()) {
-    try {
-      request.slurm_nodes = expand_hostlist(o.nodes);
-    } catch (const std::invalid_argument& e) {
-      throw InputError("--nodes", 0, e.what());
-    }
+    request.slurm_nodes = expand_hostlist_at(o.nodes, "--nodes");
   } else if (!o.slurm_conf.empty()) {
     request.slurm_nodes = load_slurm_conf(o.slurm_conf).nodes();
   }

@@ -11,8 +11,8 @@
 #include "cli/commands.h"
 #include "cli/node_options.h"
 #include "emit/gres_plan.h"
-#include "graph/hostlist.h"
 #include "graph/node_join.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::cli {
 

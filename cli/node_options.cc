@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "base/input_error.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::cli {
 
@@ -27,11 +27,7 @@ NodeSet load_nodes(NodeInputs inputs) {
   if (inputs.sources.nodes_dir.empty() && inputs.sources.node_classes.empty())
     throw InputError("command line", 0, "expected --nodes-dir DIR and/or --node-class 'HOSTLIST=FILE'");
   if (!inputs.nodes.empty()) {
-    try {
-      inputs.sources.expected_hosts = expand_hostlist(inputs.nodes);
-    } catch (const std::invalid_argument& e) {
-      throw InputError("--nodes", 0, e.what());
-    }
+    inputs.sources.expected_hosts = expand_hostlist_at(inputs.nodes, "--nodes");
   }
   return load_node_set(inputs.sources);
 }

@@ -11,8 +11,10 @@
 #include "cli/commands.h"
 #include "cli/select_options.h"
 #include "emit/topology_plan.h"
-#include "graph/hostlist.h"
 #include "simulate/slurm_select.h"
+#include "slurm/hostlist.h"
+#include "slurm/time_string.h"
+#include "slurm/topology_file.h"
 
 namespace slurmtopo::cli {
 
@@ -31,28 +33,6 @@ struct PlaceOptions {
   bool explain = false;
 };
 
-// Slurm's time_str2secs: min, min:sec, hr:min:sec, days-hr[:min[:sec]].
-int seconds(const std::string& option, const std::string& text) {
-  int days = 0;
-  std::string rest = text;
-  if (size_t dash = text.find('-'); dash != std::string::npos) {
-    days = static_cast<int>(number(option, text.substr(0, dash), 0));
-    rest = text.substr(dash + 1);
-  }
-  std::vector<int> f;
-  std::stringstream in(rest);
-  std::string part;
-  while (std::getline(in, part, ':')) f.push_back(static_cast<int>(number(option, part, 0)));
-  if (f.empty() || f.size() > 3) throw InputError(option, 0, "expected a Slurm time (min, min:sec, h:m:s, d-h[:m[:s]])");
-  if (text.find('-') != std::string::npos) {
-    while (f.size() < 3) f.push_back(0);
-    return ((days * 24 + f[0]) * 60 + f[1]) * 60 + f[2];
-  }
-  if (f.size() == 1) return f[0] * 60;
-  if (f.size() == 2) return f[0] * 60 + f[1];
-  return (f[0] * 60 + f[1]) * 60 + f[2];
-}
-
 SelectSetup build_setup(const PlaceOptions& o) {
   SelectSetup setup;
   setup.version = parse_slurm_version(o.version);
@@ -61,9 +41,9 @@ SelectSetup build_setup(const PlaceOptions& o) {
   const auto names = hostnames("--nodes", o.nodes);
   setup.nodes = slurm_nodes(names, o.weights, o.cpus);
   if (!o.topology.empty()) {
-    const std::string text = read_file(o.topology);
-    if (is_block_topology(text)) setup.block = parse_block_topology(text, o.topology);
-    else setup.tree = parse_topology_conf(text, o.topology);
+    SlurmTopologyFile file = parse_topology_file(read_file(o.topology), o.topology);
+    setup.tree = std::move(file.tree);
+    setup.block = std::move(file.block);
   } else if (!o.inputs.fabric_files.empty()) {
     Cluster cluster = load_cluster(o.inputs);
     TopologyRequest request;
@@ -83,7 +63,7 @@ void run_place(const PlaceOptions& o) {
   if (!o.switches.empty()) {
     const size_t at = o.switches.find('@');
     job.switches = static_cast<int>(number("--switches", o.switches.substr(0, at), 1));
-    if (at != std::string::npos) job.switch_wait = seconds("--switches", o.switches.substr(at + 1));
+    if (at != std::string::npos) job.switch_wait = slurm_time_seconds("--switches", o.switches.substr(at + 1));
   }
   std::vector<std::string> busy;
   if (!o.busy.empty()) busy = hostnames("--busy", o.busy);

@@ -3,7 +3,7 @@
 #include <unordered_map>
 
 #include "base/input_error.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::cli {
 
@@ -44,11 +44,7 @@ std::vector<std::pair<std::string, std::string>> assignments(const std::string& 
 }  // namespace
 
 std::vector<std::string> hostnames(const std::string& option, const std::string& expr) {
-  try {
-    return expand_hostlist(expr);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(option, 0, e.what());
-  }
+  return expand_hostlist_at(expr, option);
 }
 
 uint64_t number(const std::string& option, const std::string& text, uint64_t min) {

@@ -13,10 +13,10 @@
 #include "base/input_error.h"
 #include "cli/commands.h"
 #include "discover/node_set.h"
-#include "graph/hostlist.h"
 #include "graph/node_join.h"
 #include "simulate/forwarding_tables.h"
 #include "simulate/simulate.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::cli {
 
@@ -35,14 +35,6 @@ struct Options {
   std::string lft;
   bool json = false;
 };
-
-std::vector<std::string> hostlist(const std::string& expr, const char* option) {
-  try {
-    return expand_hostlist(expr);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(option, 0, e.what());
-  }
-}
 
 std::string fixed(double x, int decimals) {
   if (!std::isfinite(x)) return "-";
@@ -223,8 +215,8 @@ void run(const Options& o) {
   options.collective = parse_collective(o.collective);
   if (o.algo != "auto") options.algorithm = parse_algorithm(o.algo);
   options.routing = parse_routing_kind(o.routing);
-  const std::vector<std::string> hosts = hostlist(o.nodes, "--nodes");
-  const std::vector<std::string> other = o.compare.empty() ? std::vector<std::string>{} : hostlist(o.compare, "--compare");
+  const std::vector<std::string> hosts = expand_hostlist_at(o.nodes, "--nodes");
+  const std::vector<std::string> other = o.compare.empty() ? std::vector<std::string>{} : expand_hostlist_at(o.compare, "--compare");
 
   if (!o.lft.empty() && options.routing != RoutingKind::Lft)
     throw InputError("--lft", 0, "expected --routing lft with forwarding tables to walk");

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "base/input_error.h"
-#include "graph/host_names.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
+#include "slurm/node_names.h"
 
 namespace slurmtopo {
 namespace {

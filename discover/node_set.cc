@@ -13,8 +13,8 @@
 #include "base/input_error.h"
 #include "discover/hwloc_node.h"
 #include "discover/node_json.h"
-#include "graph/host_names.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
+#include "slurm/node_names.h"
 
 namespace slurmtopo {
 namespace {

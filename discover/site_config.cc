@@ -13,7 +13,7 @@
 #include "base/files.h"
 #include "base/input_error.h"
 #include "base/yaml_fields.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 namespace {

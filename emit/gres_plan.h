@@ -8,7 +8,7 @@
 
 #include "discover/node_set.h"
 #include "emit/gres_check.h"
-#include "emit/gres_conf.h"
+#include "emit/gres_lines.h"
 #include "emit/node_lines.h"
 
 namespace slurmtopo {

@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

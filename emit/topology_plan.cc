@@ -4,7 +4,7 @@
 #include <set>
 
 #include "emit/topology_conf.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

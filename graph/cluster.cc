@@ -12,10 +12,10 @@
 #include "graph/anomalies.h"
 #include "graph/grouping.h"
 #include "graph/host_names.h"
-#include "graph/hostlist.h"
 #include "graph/rail_agreement.h"
 #include "graph/switch_names.h"
 #include "graph/unit_names.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "slurm/node_names.h"
+
 namespace slurmtopo {
 
 namespace {
@@ -22,14 +24,6 @@ bool factory_description(std::string_view d) {
 
 bool is_aggregation_node(std::string_view description) {
   return description.find("Aggregation Node") != std::string_view::npos;
-}
-
-bool valid_slurm_node_name(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
-  for (char c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
-      return false;
-  return name.front() != '-' && name.front() != '.';
 }
 
 HcaIdentity identify_hca(std::string_view description, const std::regex& host_regex,

@@ -21,7 +21,4 @@ bool is_aggregation_node(std::string_view description);
 HcaIdentity identify_hca(std::string_view description, const std::regex& host_regex,
                          const std::string& mapped);
 
-// A name Slurm can use as a node name (and that its hostlist parser reads back as itself).
-bool valid_slurm_node_name(std::string_view name);
-
 }  // namespace slurmtopo

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

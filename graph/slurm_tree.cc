@@ -6,8 +6,8 @@
 #include <set>
 
 #include "graph/cluster.h"
-#include "graph/hostlist.h"
 #include "graph/unit_names.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

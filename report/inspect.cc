@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 namespace {

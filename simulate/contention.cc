@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "base/input_error.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "emit/topology_conf_parse.h"
+#include "slurm/topology_conf.h"
 
 namespace slurmtopo {
 

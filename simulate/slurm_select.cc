@@ -8,32 +8,12 @@
 #include <unordered_set>
 
 #include "base/input_error.h"
-#include "emit/slurm_release.h"
-#include "graph/hostlist.h"
 #include "simulate/slurm_select_model.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 
 using namespace select_detail;
-
-SlurmVersion parse_slurm_version(const std::string& text) {
-  // Any release the admin runs maps to the newest modelled behaviour at or before it: 23.02
-  // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later.
-  const SlurmRelease release = parse_slurm_release(text);
-  if (release >= SlurmRelease{25, 11}) return SlurmVersion::V25_11;
-  if (release >= SlurmRelease{24, 5}) return SlurmVersion::V24_05;
-  if (release >= SlurmRelease{22, 5}) return SlurmVersion::V22_05;
-  throw InputError("--slurm-version", 0, "expected 22.05 or later (what is modelled), got '" + text + "'");
-}
-
-std::string to_string(SlurmVersion version) {
-  switch (version) {
-    case SlurmVersion::V22_05: return "22.05";
-    case SlurmVersion::V24_05: return "24.05";
-    case SlurmVersion::V25_11: return "25.11";
-  }
-  return "?";
-}
 
 TopologyParams parse_topology_params(const std::string& text) {
   TopologyParams p;

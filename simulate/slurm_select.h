@@ -12,16 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "emit/topology_conf_parse.h"
+#include "slurm/block_topology.h"
+#include "slurm/release.h"
+#include "slurm/topology_conf.h"
 
 namespace slurmtopo {
-
-// The behaviours that differ between releases: 22.05 (Debian 12, tested for real), 24.05.3+
-// (switch CPU counts at the top-switch choice, the "closer leaf must fit" rule), 25.11 (parent
-// switch counts shrink as their leaves are used).
-enum class SlurmVersion { V22_05, V24_05, V25_11 };
-SlurmVersion parse_slurm_version(const std::string& text);  // throws InputError
-std::string to_string(SlurmVersion version);
 
 // TopologyParam flags that change placement.
 struct TopologyParams {
@@ -36,25 +31,6 @@ struct SlurmNode {
   uint64_t weight = 1;
   int cpus = 1;
 };
-
-// topology/block (23.11+): BlockName lines in file order (line order is adjacency) and
-// BlockSizes (empty: the first block's node count, aggregated up to 16 blocks).
-struct BlockLine {
-  int line = 0;
-  std::string name;
-  std::vector<std::string> nodes;
-};
-struct BlockTopology {
-  std::string file;
-  std::vector<BlockLine> blocks;
-  std::vector<int> block_sizes;
-  int block_sizes_line = 0;
-};
-
-// True when the file describes topology/block (BlockName= lines) rather than topology/tree.
-bool is_block_topology(std::string_view text);
-// Throws InputError(file, line, ...) for what slurmctld would refuse to load.
-BlockTopology parse_block_topology(std::string_view text, const std::string& file);
 
 struct SelectSetup {
   std::vector<SlurmNode> nodes;        // slurm.conf's nodes, any order; a repeated name counts once

@@ -5,8 +5,8 @@
 // if none fits, the largest, and so on until the job is covered.
 #include <string>
 
-#include "graph/hostlist.h"
 #include "simulate/slurm_select_model.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::select_detail {
 

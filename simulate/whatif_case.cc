@@ -5,6 +5,7 @@
 #include "base/files.h"
 #include "base/input_error.h"
 #include "emit/topology_plan.h"
+#include "slurm/topology_file.h"
 
 namespace slurmtopo {
 
@@ -41,9 +42,9 @@ WhatifCase make_whatif_case(Cluster cluster, const WhatifSlurm& slurm, const Wha
     setup.tree = c.emitted;
     c.placed_with = "emitted topology.conf";
   } else {
-    const std::string text = read_file(spec.topology_file);
-    if (is_block_topology(text)) setup.block = parse_block_topology(text, spec.topology_file);
-    else setup.tree = parse_topology_conf(text, spec.topology_file);
+    SlurmTopologyFile file = parse_topology_file(read_file(spec.topology_file), spec.topology_file);
+    setup.tree = std::move(file.tree);
+    setup.block = std::move(file.block);
     c.placed_with = spec.topology_file;
   }
   c.slurm = std::make_unique<SlurmSelect>(std::move(setup));

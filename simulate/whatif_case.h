@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "emit/topology_conf_parse.h"
 #include "graph/cluster.h"
 #include "simulate/contention.h"
 #include "simulate/leaf_tree.h"
 #include "simulate/routing.h"
 #include "simulate/slurm_select.h"
+#include "slurm/topology_conf.h"
 
 namespace slurmtopo {
 

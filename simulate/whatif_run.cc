@@ -3,10 +3,10 @@
 #include <cmath>
 
 #include "base/input_error.h"
-#include "graph/hostlist.h"
 #include "simulate/seeded_random.h"
 #include "simulate/whatif_policies.h"
 #include "simulate/workload_replay.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

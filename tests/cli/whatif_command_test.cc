@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 #include "tests/cli/cli_test_support.h"
 
 using namespace slurmtopo::testing;

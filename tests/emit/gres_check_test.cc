@@ -43,15 +43,6 @@ TEST_CASE("gres check: the XE8640 lines pass") {
   CHECK(c.warnings.empty());
 }
 
-TEST_CASE("gres check: parsing keeps line numbers, expands NodeName and File ranges") {
-  ParsedGres p = parse_gres_conf("\nNodeName=n[1-2] Name=gpu File=/dev/nvidia[0-1] Count=2\n", "g");
-  REQUIRE(p.errors.empty());
-  REQUIRE(p.lines.size() == 1);
-  CHECK(p.lines[0].line == 2);
-  CHECK(p.lines[0].nodes == std::vector<std::string>{"n1", "n2"});
-  CHECK(p.lines[0].files == std::vector<std::string>{"/dev/nvidia0", "/dev/nvidia1"});
-}
-
 TEST_CASE("gres check: an unknown key is fatal for slurmd (there is no CoreCnt)") {
   GresCheck c = check(replace(kGood, "Cores=42-55", "CoreCnt=14"));
   CHECK(has_error(c, "unknown key \"corecnt\"", 2));

@@ -39,8 +39,8 @@ TEST_CASE("host names: a site regex picks the host out of a longer description")
 
 TEST_CASE("host names: names Slurm cannot use are unresolved") {
   CHECK(identify_hca("gpu[1] mlx5_0", kFirstWord, "").host.empty());
-  CHECK(valid_slurm_node_name("gpu001"));
-  CHECK_FALSE(valid_slurm_node_name("gpu,001"));
+  CHECK(identify_hca("gpu,001 mlx5_0", kFirstWord, "").host.empty());
+  CHECK(identify_hca("gpu001 mlx5_0", kFirstWord, "").host == "gpu001");
 }
 
 TEST_CASE("host names: SHARP aggregation nodes are recognised") {

@@ -9,7 +9,7 @@
 
 #include "discover/node_inventory.h"
 #include "discover/node_set.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo::testing {
 

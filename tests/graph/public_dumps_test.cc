@@ -10,10 +10,10 @@
 #include "base/files.h"
 #include "discover/fabric_file.h"
 #include "emit/topology_check.h"
-#include "emit/topology_conf_parse.h"
 #include "emit/topology_plan.h"
 #include "graph/cluster_inputs.h"
 #include "graph/slurm_tree.h"
+#include "slurm/topology_conf.h"
 
 using namespace slurmtopo;
 

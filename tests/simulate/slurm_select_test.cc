@@ -7,7 +7,7 @@
 #include <map>
 
 #include "base/input_error.h"
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 using namespace slurmtopo;
 

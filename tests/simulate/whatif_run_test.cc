@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
-#include "graph/hostlist.h"
 #include "simulate/synthetic_workload.h"
+#include "slurm/hostlist.h"
 #include "tests/simulate/whatif_fixtures.h"
 
 using namespace slurmtopo;

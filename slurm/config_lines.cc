@@ -1,4 +1,4 @@
-#include "discover/slurm_conf_lines.h"
+#include "slurm/config_lines.h"
 
 #include <cctype>
 

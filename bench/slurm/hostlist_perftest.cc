@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "emit/topology_conf_parse.h"
+#include "slurm/topology_conf.h"
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
-#include "emit/topology_conf_parse.h"
+#include "slurm/topology_conf.h"
 
 #include <stdexcept>
 
-#include "discover/slurm_conf_lines.h"
-#include "graph/hostlist.h"
+#include "slurm/config_lines.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 

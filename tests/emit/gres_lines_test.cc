@@ -1,6 +1,6 @@
 // gres.conf lines: File in PCI order, Links with -1 at the GPU's own index and only where
 // the inventory has links, and Cores adjusted to each Slurm release's whole-socket rule.
-#include "emit/gres_conf.h"
+#include "emit/gres_lines.h"
 
 #include <doctest/doctest.h>
 

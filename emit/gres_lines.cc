@@ -1,4 +1,4 @@
-#include "emit/gres_conf.h"
+#include "emit/gres_lines.h"
 
 #include <algorithm>
 #include <charconv>
@@ -8,21 +8,6 @@
 #include "base/input_error.h"
 
 namespace slurmtopo {
-
-CoreRule core_rule(SlurmRelease v) {
-  if (v >= SlurmRelease{25, 11}) return CoreRule::OneSocketOrAll;
-  if (v >= SlurmRelease{24, 11}) return CoreRule::WholeSockets;
-  return CoreRule::AsIs;
-}
-
-const char* describe(CoreRule rule) {
-  switch (rule) {
-    case CoreRule::AsIs: return "any cores";
-    case CoreRule::WholeSockets: return "each socket fully or not at all";
-    case CoreRule::OneSocketOrAll: return "exactly one whole socket or all cores";
-  }
-  return "?";
-}
 
 std::vector<int> slurm_cores(const std::vector<int>& cores, int sockets, int cores_per_socket, CoreRule rule) {
   std::set<int> in(cores.begin(), cores.end());

@@ -1,6 +1,6 @@
 // Hostlists: expectations recorded from Slurm 22.05.8's scontrol, then the same functions
 // checked against the real scontrol on seeded random expressions when it is installed.
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "emit/slurm_release.h"
+#include "slurm/release.h"
 
 #include <doctest/doctest.h>
 

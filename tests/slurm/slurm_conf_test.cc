@@ -1,5 +1,5 @@
 // slurm.conf NodeName lines: Slurm's line rules, Include, and errors that name file:line.
-#include "discover/slurm_conf.h"
+#include "slurm/slurm_conf.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>

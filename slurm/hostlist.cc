@@ -1,13 +1,15 @@
 // Slurm 22.05 hostlist semantics, re-derived from src/common/hostlist.c and checked against
-// `scontrol show hostnames|hostlist` (tests/graph/hostlist_test.cc). Where 22.05 silently
+// `scontrol show hostnames|hostlist` (tests/slurm/hostlist_test.cc). Where 22.05 silently
 // produces a mangled name we throw instead; each such place says so.
-#include "graph/hostlist.h"
+#include "slurm/hostlist.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "base/input_error.h"
 
 namespace slurmtopo {
 namespace {
@@ -402,6 +404,14 @@ std::string compress_hostlist(std::vector<std::string> names) {
 bool natural_less(std::string_view a, std::string_view b) {
   const int c = strnatcmp(a, b);
   return c != 0 ? c < 0 : a < b;
+}
+
+std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::string& where, int line) {
+  try {
+    return expand_hostlist(expr);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(where, line, e.what());
+  }
 }
 
 }  // namespace slurmtopo

@@ -1,6 +1,6 @@
 // Reads slurm.conf the way Slurm's own config parser cuts it into lines (comments, `\`
 // continuations, Include), but keeps only what slurmtopo needs: the NodeName lines.
-#include "discover/slurm_conf.h"
+#include "slurm/slurm_conf.h"
 
 #include <glob.h>
 
@@ -15,8 +15,8 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
-#include "discover/slurm_conf_lines.h"
-#include "graph/hostlist.h"
+#include "slurm/config_lines.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 namespace {

@@ -10,18 +10,9 @@
 #include <vector>
 
 #include "discover/node_inventory.h"
-#include "emit/slurm_release.h"
+#include "slurm/release.h"
 
 namespace slurmtopo {
-
-// How a version checks a GPU's Cores= (slurm.md), violations drain the node:
-enum class CoreRule {
-  AsIs,            // up to 24.05: any list within the node's cores
-  WholeSockets,    // 24.11–25.05: each socket fully covered or not at all
-  OneSocketOrAll,  // 25.11+: exactly one whole socket, or all cores
-};
-CoreRule core_rule(SlurmRelease v);
-const char* describe(CoreRule rule);
 
 // The smallest Cores= list `rule` accepts that contains `cores` (Slurm core ids, socket-major,
 // `sockets` × `cores_per_socket`). A GPU local to part of a socket (an SNC/NPS NUMA domain)

@@ -1,0 +1,72 @@
+// BlockName= / BlockSizes= lines, as topology/block's plugin reads them.
+#include "slurm/block_topology.h"
+
+#include <string>
+
+#include "base/input_error.h"
+#include "slurm/config_lines.h"
+#include "slurm/hostlist.h"
+
+namespace slurmtopo {
+
+bool is_block_topology(std::string_view text) {
+  for (const SlurmConfLine& line : read_slurm_conf_lines(text))
+    for (auto w : slurm_conf_words(line.text)) {
+      const std::string key = ascii_lower(w.substr(0, w.find('=')));
+      if (key == "blockname" || key == "blocksizes") return true;
+      if (key == "switchname") return false;
+    }
+  return false;
+}
+
+BlockTopology parse_block_topology(std::string_view text, const std::string& file) {
+  BlockTopology out;
+  out.file = file;
+  for (const SlurmConfLine& logical : read_slurm_conf_lines(text)) {
+    const int number = logical.number;
+    auto ws = slurm_conf_words(logical.text);
+    if (ws.empty()) continue;
+    BlockLine block;
+    block.line = number;
+    bool has_nodes = false;
+    for (auto w : ws) {
+      const size_t eq = w.find('=');
+      if (eq == std::string_view::npos) throw InputError(file, number, "expected Key=Value, got '" + std::string(w) + "'");
+      const std::string key = ascii_lower(w.substr(0, eq));
+      const std::string value(w.substr(eq + 1));
+      if (key == "blockname") {
+        block.name = value;
+      } else if (key == "nodes") {
+        has_nodes = true;
+        try {
+          block.nodes = expand_hostlist(value);
+        } catch (const std::invalid_argument& err) {
+          throw InputError(file, number, "unparsable hostlist: " + std::string(err.what()));
+        }
+      } else if (key == "blocksizes") {
+        out.block_sizes_line = number;
+        size_t start = 0;
+        while (start <= value.size()) {
+          size_t comma = value.find(',', start);
+          if (comma == std::string::npos) comma = value.size();
+          const std::string item = value.substr(start, comma - start);
+          if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || std::stol(item) <= 0)
+            throw InputError(file, number, "Invalid BlockSizes value: " + value);
+          out.block_sizes.push_back(static_cast<int>(std::stol(item)));
+          start = comma + 1;
+        }
+      } else {
+        throw InputError(file, number, "unknown key '" + std::string(w.substr(0, eq)) + "' (expected BlockName, Nodes, BlockSizes)");
+      }
+    }
+    if (!block.name.empty()) {
+      if (!has_nodes) throw InputError(file, number, "block " + block.name + " hasn't got nodes");
+      out.blocks.push_back(std::move(block));
+    } else if (has_nodes) {
+      throw InputError(file, number, "Nodes= without BlockName=");
+    }
+  }
+  return out;
+}
+
+}  // namespace slurmtopo

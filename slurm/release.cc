@@ -1,0 +1,61 @@
+#include "slurm/release.h"
+
+#include <charconv>
+
+#include "base/input_error.h"
+
+namespace slurmtopo {
+
+SlurmRelease parse_slurm_release(std::string_view text) {
+  SlurmRelease v;
+  auto dot = text.find('.');
+  auto number = [](std::string_view s, int& out) {
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && end == s.data() + s.size() && !s.empty() && s.size() <= 2;
+  };
+  if (dot == std::string_view::npos || !number(text.substr(0, dot), v.year) ||
+      !number(text.substr(dot + 1), v.month) || v.month < 1 || v.month > 12 || v.year < 17)
+    throw InputError("--slurm-version", 0,
+                     "expected a Slurm release as YY.MM (e.g. 22.05, 24.11, 25.11), not \"" + std::string(text) + "\"");
+  return v;
+}
+
+std::string to_string(SlurmRelease v) {
+  return std::to_string(v.year) + (v.month < 10 ? ".0" : ".") + std::to_string(v.month);
+}
+
+CoreRule core_rule(SlurmRelease v) {
+  if (v >= SlurmRelease{25, 11}) return CoreRule::OneSocketOrAll;
+  if (v >= SlurmRelease{24, 11}) return CoreRule::WholeSockets;
+  return CoreRule::AsIs;
+}
+
+const char* describe(CoreRule rule) {
+  switch (rule) {
+    case CoreRule::AsIs: return "any cores";
+    case CoreRule::WholeSockets: return "each socket fully or not at all";
+    case CoreRule::OneSocketOrAll: return "exactly one whole socket or all cores";
+  }
+  return "?";
+}
+
+SlurmVersion parse_slurm_version(const std::string& text) {
+  // Any release the admin runs maps to the newest modelled behaviour at or before it: 23.02
+  // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later.
+  const SlurmRelease release = parse_slurm_release(text);
+  if (release >= SlurmRelease{25, 11}) return SlurmVersion::V25_11;
+  if (release >= SlurmRelease{24, 5}) return SlurmVersion::V24_05;
+  if (release >= SlurmRelease{22, 5}) return SlurmVersion::V22_05;
+  throw InputError("--slurm-version", 0, "expected 22.05 or later (what is modelled), got '" + text + "'");
+}
+
+std::string to_string(SlurmVersion version) {
+  switch (version) {
+    case SlurmVersion::V22_05: return "22.05";
+    case SlurmVersion::V24_05: return "24.05";
+    case SlurmVersion::V25_11: return "25.11";
+  }
+  return "?";
+}
+
+}  // namespace slurmtopo

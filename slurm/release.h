@@ -1,0 +1,36 @@
+// The Slurm release a file or a prediction is for, as an admin names it ("YY.MM"), and every
+// rule slurmtopo knows to differ between releases: what slurmd accepts in gres.conf Cores=
+// and which node-selection behaviour slurmctld runs. One place, so that a release's quirks
+// are found in one file (docs/placement.md and reference/slurm.md give the sources).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace slurmtopo {
+
+struct SlurmRelease {
+  int year = 22, month = 5;
+  auto operator<=>(const SlurmRelease&) const = default;
+};
+// Throws InputError("--slurm-version", 0, ...) unless "YY.MM" (e.g. 22.05, 24.11, 25.11).
+SlurmRelease parse_slurm_release(std::string_view text);
+std::string to_string(SlurmRelease v);
+
+// How a version checks a GPU's Cores= (slurm.md), violations drain the node:
+enum class CoreRule {
+  AsIs,            // up to 24.05: any list within the node's cores
+  WholeSockets,    // 24.11–25.05: each socket fully covered or not at all
+  OneSocketOrAll,  // 25.11+: exactly one whole socket, or all cores
+};
+CoreRule core_rule(SlurmRelease v);
+const char* describe(CoreRule rule);
+
+// Node selection (select/cons_tres) as it differs between releases: 22.05 (Debian 12, tested for real), 24.05.3+
+// (switch CPU counts at the top-switch choice, the "closer leaf must fit" rule), 25.11 (parent
+// switch counts shrink as their leaves are used).
+enum class SlurmVersion { V22_05, V24_05, V25_11 };
+SlurmVersion parse_slurm_version(const std::string& text);  // throws InputError
+std::string to_string(SlurmVersion version);
+
+}  // namespace slurmtopo
