@@ -15,7 +15,7 @@
 #include "discover/snapshot.h"
 #include "graph/cluster_inputs.h"
 #include "report/inspect.h"
-#include "simulate/forwarding_tables.h"
+#include "simulate/network/forwarding_tables.h"
 
 namespace slurmtopo::cli {
 namespace {

@@ -11,7 +11,7 @@
 #include "cli/commands.h"
 #include "cli/select_options.h"
 #include "emit/topology_plan.h"
-#include "simulate/slurm_select.h"
+#include "simulate/scheduler/slurm_select.h"
 #include "slurm/hostlist.h"
 #include "slurm/time_string.h"
 #include "slurm/topology_file.h"

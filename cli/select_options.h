@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "simulate/slurm_select.h"
+#include "simulate/scheduler/slurm_select.h"
 
 namespace slurmtopo::cli {
 

@@ -1,6 +1,6 @@
 // `slurmtopo simulate`: what a placement costs a collective, per message size, and what
 // limits it; `--compare` puts two placements side by side. Parses, calls
-// simulate/prediction.h, prints.
+// simulate/collective/prediction.h, prints.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -14,8 +14,9 @@
 #include "cli/commands.h"
 #include "discover/node_set.h"
 #include "graph/node_join.h"
-#include "simulate/forwarding_tables.h"
-#include "simulate/simulate.h"
+#include "simulate/collective/collective.h"
+#include "simulate/network/forwarding_tables.h"
+#include "simulate/network/network.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo::cli {

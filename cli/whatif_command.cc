@@ -1,6 +1,6 @@
 // `slurmtopo whatif`: placement policies side by side, the effect of edits (drains, cables,
 // spines, another topology.conf), workload replays; `--shard i/N`, `whatif merge` and
-// `--sbatch N` to run a large one as a Slurm job array. Parses, calls simulate/whatif_run.h,
+// `--sbatch N` to run a large one as a Slurm job array. Parses, calls simulate/whatif/whatif_run.h,
 // prints through report/whatif_report.h.
 #include <unistd.h>
 
@@ -17,11 +17,11 @@
 #include "cli/select_options.h"
 #include "graph/cluster_inputs.h"
 #include "report/whatif_report.h"
-#include "simulate/prediction.h"
-#include "simulate/swf_workload.h"
-#include "simulate/synthetic_workload.h"
-#include "simulate/whatif_run.h"
-#include "simulate/whatif_shards.h"
+#include "simulate/collective/prediction.h"
+#include "simulate/whatif/swf_workload.h"
+#include "simulate/whatif/synthetic_workload.h"
+#include "simulate/whatif/whatif_run.h"
+#include "simulate/whatif/whatif_shards.h"
 
 namespace slurmtopo::cli {
 

@@ -1,6 +1,6 @@
 // Switch linear forwarding tables (LFTs): destination LID → out port, per switch, as the subnet
 // manager programmed them. Read live (SMP LinearForwardingTable, 64 LIDs per block) or from
-// `dump_fts` / `ibroute` text (simulate/forwarding_tables.h), carried in the Fabric and in
+// `dump_fts` / `ibroute` text (simulate/network/forwarding_tables.h), carried in the Fabric and in
 // snapshots, walked by the simulator's lft routing.
 #pragma once
 

@@ -7,7 +7,7 @@
 
 #include "discover/node_json.h"
 #include "graph/cluster_inputs.h"
-#include "simulate/forwarding_tables.h"
+#include "simulate/network/forwarding_tables.h"
 #include "tests/cli/cli_test_support.h"
 
 using slurmtopo::testing::run;

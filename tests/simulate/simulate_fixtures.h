@@ -5,7 +5,7 @@
 
 #include "discover/synthetic_fabric.h"
 #include "graph/cluster.h"
-#include "simulate/hardware_profile.h"
+#include "simulate/collective/hardware_profile.h"
 
 namespace slurmtopo::testing {
 

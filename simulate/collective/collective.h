@@ -1,0 +1,17 @@
+// simulate/collective/: what a placement costs an NCCL collective.
+//   hardware_profile.h  GPUs, NVLink, PCIe, NICs, NCCL's constants (profiles/*.yaml, compiled in)
+//   placement.h         hosts in rank order resolved to the HCA each rail's channels use
+//   contention.h        the flows of each algorithm on NVLink, PCIe, NICs and cables, shared
+//   nccl_model.h        NCCL's latency/bandwidth model per algorithm and protocol
+//   prediction.h        predict(): per size the algorithm, time, algbw, busbw, what limits it
+//   placement_costs.h   many placements at one size, each distinct one predicted once
+// The model, its assumptions and its calibration: docs/simulator.md.
+#pragma once
+
+#include "simulate/collective/builtin_profiles.h"
+#include "simulate/collective/contention.h"
+#include "simulate/collective/hardware_profile.h"
+#include "simulate/collective/nccl_model.h"
+#include "simulate/collective/placement.h"
+#include "simulate/collective/placement_costs.h"
+#include "simulate/collective/prediction.h"

@@ -1,0 +1,67 @@
+#include "simulate/collective/placement.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "base/input_error.h"
+#include "slurm/hostlist.h"
+
+namespace slurmtopo {
+
+Placement resolve_placement(const Cluster& cluster, const std::vector<std::string>& hosts,
+                            const HardwareProfile& profile, const GpuNics* gpu_nics) {
+  Placement p;
+  const int rails = std::max(1, profile.nics_per_node);
+  const int gpus = std::max(1, profile.gpus_per_node);
+  p.home_gpu.resize(rails);
+  for (int k = 0; k < rails; ++k) p.home_gpu[k] = k * gpus / rails;
+  bool homes_from_nodes = false;
+
+  std::set<std::string> seen;
+  std::map<size_t, std::vector<std::string>> short_of_rails;  // HCA count → hosts
+  for (const std::string& name : hosts) {
+    const int h = cluster.host_index(name);
+    if (h < 0) throw InputError("--nodes", 0, "expected hosts of the fabric; `" + name + "` is not in it");
+    if (!seen.insert(name).second) throw InputError("--nodes", 0, "expected every host once; `" + name + "` is named twice");
+    p.hosts.push_back(h);
+
+    // The HCAs this host's rails use: from its PCIe layout when known, else in rail order.
+    std::vector<int> hcas;
+    std::vector<int> first_gpu;
+    const std::vector<int>* layout = nullptr;
+    if (gpu_nics)
+      for (size_t i = 0; i < gpu_nics->hosts.size(); ++i)
+        if (gpu_nics->hosts[i] == name) layout = &gpu_nics->gpu_hca[i];
+    if (layout) {
+      for (int g = 0; g < static_cast<int>(layout->size()); ++g) {
+        const int hca = (*layout)[g];
+        if (hca >= 0 && std::find(hcas.begin(), hcas.end(), hca) == hcas.end()) {
+          hcas.push_back(hca);
+          first_gpu.push_back(g);
+        }
+      }
+    }
+    if (hcas.empty()) hcas = cluster.hosts[h].hcas;
+    else if (!homes_from_nodes) {
+      for (int k = 0; k < rails && k < static_cast<int>(first_gpu.size()); ++k) p.home_gpu[k] = first_gpu[k];
+      homes_from_nodes = true;
+    }
+
+    std::vector<int> used(rails, -1);
+    if (!hcas.empty()) {
+      for (int k = 0; k < rails; ++k) used[k] = hcas[k % hcas.size()];
+      if (static_cast<int>(hcas.size()) < rails && hosts.size() > 1)  // one node uses no NIC
+        short_of_rails[hcas.size()].push_back(name);
+    } else if (hosts.size() > 1) {
+      throw InputError("--nodes", 0, "expected every host to have an HCA in the fabric; `" + name + "` has none");
+    }
+    p.rails.push_back(std::move(used));
+  }
+  for (const auto& [count, names] : short_of_rails)
+    p.warnings.push_back(compress_hostlist(names) + ": " + std::to_string(count) + " HCA" + (count == 1 ? "" : "s") +
+                         " for the profile's " + std::to_string(rails) + " NICs; rails share them");
+  return p;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,183 @@
+#include "simulate/collective/prediction.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "base/input_error.h"
+
+namespace slurmtopo {
+
+namespace {
+
+constexpr Algorithm kAlgorithmOrder[] = {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree};
+constexpr Protocol kProtocolOrder[] = {Protocol::LL, Protocol::LL128, Protocol::Simple};
+
+struct Candidate {
+  Algorithm a;
+  Protocol p;
+};
+
+// Why --algo cannot be honoured, for the error message.
+std::string why_unavailable(Algorithm a, Collective c, const HardwareProfile& h, const Layout& l) {
+  if (l.ranks() < 2) return "one GPU has nothing to exchange";
+  switch (a) {
+    case Algorithm::Ring: break;
+    case Algorithm::Tree: return "NCCL runs trees for allreduce only";
+    case Algorithm::Nvls:
+      if (!h.nvls) return "profile " + h.name + " has no NVLink SHARP (NVSwitch with NVLS)";
+      if (l.nodes > 1) return "NVLS spans one node (several need SHARP in the network); use nvlstree";
+      return std::string("NCCL has no NVLS ") + to_string(c);
+    case Algorithm::NvlsTree:
+      if (!h.nvls) return "profile " + h.name + " has no NVLink SHARP (NVSwitch with NVLS)";
+      if (l.nodes < 2) return "NVLSTree needs several nodes; use nvls";
+      return "NCCL runs NVLSTree for allreduce only";
+  }
+  return "no protocol of the profile is available";
+}
+
+}  // namespace
+
+Prediction predict(const FabricModel& fabric, const std::vector<std::string>& hosts,
+                   const HardwareProfile& profile, const SimulateOptions& options) {
+  if (hosts.empty()) throw InputError("--nodes", 0, "expected at least one host");
+  const Placement placement = resolve_placement(fabric.cluster(), hosts, profile, options.gpu_nics);
+  const Layout layout = make_layout(profile, static_cast<int>(hosts.size()));
+  const Collective coll = options.collective;
+
+  Prediction out;
+  out.hosts = hosts;
+  out.profile = profile.name;
+  out.routing = to_string(fabric.routing().kind());
+  out.collective = coll;
+  out.nodes = layout.nodes;
+  out.ranks = layout.ranks();
+  out.channels = layout.channels;
+  out.rails = layout.rails;
+  out.warnings = placement.warnings;
+
+  std::vector<Candidate> candidates;
+  for (Algorithm a : kAlgorithmOrder) {
+    if (options.algorithm && *options.algorithm != a) continue;
+    for (Protocol p : kProtocolOrder)
+      if (available(coll, a, p, profile, layout)) candidates.push_back({a, p});
+  }
+  if (candidates.empty()) {
+    if (layout.ranks() < 2) {
+      // One rank: nothing crosses a link; report the call overhead only.
+      for (double bytes : options.sizes) {
+        SizePrediction s;
+        s.bytes = bytes;
+        s.terms.launch = profile.calibration.launch_us;
+        s.time_us = s.terms.total();
+        s.algbw_gbs = s.time_us > 0 ? bytes / (1e3 * s.time_us) : 0;
+        s.latency_bound = true;
+        out.sizes.push_back(s);
+      }
+      out.warnings.push_back("one GPU: a collective moves no data");
+      return out;
+    }
+    const Algorithm a = options.algorithm.value_or(Algorithm::Ring);
+    throw InputError("--algo", 0, std::string("cannot run ") + to_string(a) + ": " + why_unavailable(a, coll, profile, layout));
+  }
+
+  const Contention contention = simulate_contention(fabric, placement, profile, coll);
+  auto bandwidth = [&](const Candidate& c, bool ideal) {
+    const AlgorithmBandwidth& b = contention.by_algorithm[static_cast<int>(c.a)];
+    return nccl_algorithm_bw(coll, c.a, c.p, ideal ? b.free_raw_bw : b.raw_bw, profile, layout);
+  };
+
+  const double factor = bus_factor(coll, layout.ranks());
+  for (double bytes : options.sizes) {
+    // NCCL's choice: the fastest with ideal cables; first in NCCL's order on a tie.
+    const Candidate* chosen = nullptr;
+    double best = INFINITY;
+    for (const Candidate& c : candidates) {
+      const double t = predict_time(coll, c.a, c.p, bytes, bandwidth(c, true), profile, layout).total();
+      if (t < best) {
+        best = t;
+        chosen = &c;
+      }
+    }
+    SizePrediction s;
+    s.bytes = bytes;
+    s.algorithm = chosen->a;
+    s.protocol = chosen->p;
+    s.terms = predict_time(coll, chosen->a, chosen->p, bytes, bandwidth(*chosen, false), profile, layout);
+    s.time_us = s.terms.total();
+    s.algbw_gbs = bytes / (1e3 * s.time_us);
+    s.busbw_gbs = s.algbw_gbs * factor;
+    s.ideal_busbw_gbs = bytes / (1e3 * best) * factor;
+    s.latency_bound = s.terms.transfer + s.terms.fill < s.terms.launch + s.terms.latency + s.terms.sync;
+    s.bottlenecks = contention.by_algorithm[static_cast<int>(chosen->a)].bottlenecks;
+    s.bottleneck_count = contention.by_algorithm[static_cast<int>(chosen->a)].bottleneck_count;
+
+    // Would another algorithm have done better on these cables?
+    for (const Candidate& c : candidates) {
+      const double t = predict_time(coll, c.a, c.p, bytes, bandwidth(c, false), profile, layout).total();
+      if (t < s.time_us * 0.99 && (!s.better || t < s.better->time_us)) s.better = Choice{c.a, c.p, t};
+    }
+    out.sizes.push_back(std::move(s));
+  }
+  return out;
+}
+
+Prediction predict(const Cluster& cluster, const std::vector<std::string>& hosts,
+                   const HardwareProfile& profile, const SimulateOptions& options) {
+  const FabricModel fabric(cluster, options.routing);
+  return predict(fabric, hosts, profile, options);
+}
+
+std::vector<double> parse_sizes(const std::string& list) {
+  std::vector<double> out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    const size_t comma = list.find(',', start);
+    std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    while (!item.empty() && item.back() == ' ') item.pop_back();
+    while (!item.empty() && item.front() == ' ') item.erase(item.begin());
+    const std::string original = item;
+    auto fail = [&] {
+      throw InputError("--sizes", 0,
+                       "expected sizes like 1K,1M,16M,256M,1G,8G (bytes, K/M/G/T = 2^10/2^20/2^30/2^40), not `" +
+                           original + "`");
+    };
+    if (item.empty()) fail();
+    if (item.size() > 2 && item.compare(item.size() - 2, 2, "iB") == 0) item.resize(item.size() - 2);
+    else if (item.size() > 1 && item.back() == 'B') item.pop_back();
+    double scale = 1;
+    switch (item.empty() ? '\0' : item.back()) {
+      case 'K': case 'k': scale = 1024.0; break;
+      case 'M': case 'm': scale = 1048576.0; break;
+      case 'G': case 'g': scale = 1073741824.0; break;
+      case 'T': case 't': scale = 1099511627776.0; break;
+      default: break;
+    }
+    if (scale != 1) item.pop_back();
+    if (item.empty() || item.find_first_not_of("0123456789.") != std::string::npos) fail();
+    double value = 0;
+    try {
+      value = std::stod(item) * scale;
+    } catch (const std::exception&) {
+      fail();
+    }
+    if (!(value >= 1) || value > 1e15) fail();
+    out.push_back(std::floor(value));
+  }
+  return out;
+}
+
+std::string format_size(double bytes) {
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  double v = bytes;
+  while (u < 4 && v >= 1024 && std::fmod(v, 1024) == 0) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.0f %s", v, kUnits[u]);
+  return buf;
+}
+
+}  // namespace slurmtopo

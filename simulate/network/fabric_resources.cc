@@ -1,0 +1,73 @@
+#include "simulate/network/fabric_resources.h"
+
+#include <algorithm>
+
+namespace slurmtopo {
+
+DirectedLink FabricResources::link_of(int resource) const {
+  const int f = static_cast<int>(std::upper_bound(fabric_offset.begin(), fabric_offset.end(), resource) -
+                                 fabric_offset.begin()) - 1;
+  const int local = resource - fabric_offset[f];
+  return {f, local / 2, local % 2 == 0};
+}
+
+FabricResources make_fabric_resources(const Cluster& cluster, double efficiency) {
+  FabricResources out;
+  // Every node's name once.
+  std::vector<std::string> name(boost::num_vertices(cluster.graph));
+  for (size_t v = 0; v < name.size(); ++v) {
+    const VertexRef& r = cluster.graph[v];
+    const FabricNode& n = cluster.fabrics[r.fabric].nodes[r.node];
+    name[v] = n.description.empty() ? guid_hex(n.guid) : n.description;
+  }
+  for (const auto& s : cluster.switches) name[s.vertex] = s.name;
+  for (const auto& h : cluster.hcas)
+    if (!h.host.empty()) name[h.vertex] = h.rail.empty() ? h.host : h.host + " " + h.rail;
+  const bool several = cluster.fabrics.size() > 1;
+
+  size_t total = 0;
+  for (const auto& f : cluster.fabrics) total += 2 * f.links.size();
+  out.resources.reserve(total);
+  size_t base = 0;
+  for (int f = 0; f < static_cast<int>(cluster.fabrics.size()); ++f) {
+    const Fabric& fabric = cluster.fabrics[f];
+    out.fabric_offset.push_back(static_cast<int>(out.resources.size()));
+    const std::string prefix = several ? fabric.name + ":" : "";
+    auto end_name = [&](const LinkEnd& e) {
+      const FabricNode* n = fabric.find(e.guid);
+      const std::string& node = n ? name[base + (n - fabric.nodes.data())] : guid_hex(e.guid);
+      return node + "[" + std::to_string(e.port) + "]";
+    };
+    for (const Link& link : fabric.links) {
+      const double capacity = link.gbps() / 8.0 * efficiency;
+      const std::string a = end_name(link.a), b = end_name(link.b);
+      out.resources.push_back({prefix + a + "->" + b, capacity});
+      out.resources.push_back({prefix + b + "->" + a, capacity});
+    }
+    base += fabric.nodes.size();
+  }
+  return out;
+}
+
+void add_path_resources(const FabricResources& fabric, const std::vector<PathShare>& paths,
+                        Flow& flow, int base) {
+  std::vector<std::pair<int, double>> uses;
+  for (size_t i = 0; i < flow.resources.size(); ++i)
+    uses.push_back({flow.resources[i], i < flow.weights.size() ? flow.weights[i] : 1.0});
+  for (const PathShare& p : paths)
+    for (const DirectedLink& d : p.links) uses.push_back({base + fabric.index(d), p.share});
+  std::sort(uses.begin(), uses.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  flow.resources.clear();
+  flow.weights.clear();
+  for (const auto& [r, w] : uses) {
+    if (!flow.resources.empty() && flow.resources.back() == r) {
+      flow.weights.back() += w;
+    } else {
+      flow.resources.push_back(r);
+      flow.weights.push_back(w);
+    }
+  }
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,233 @@
+#include "simulate/network/flow_sharing.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace slurmtopo {
+namespace {
+
+// A binary min-heap of resources keyed by the level at which each fills, with each resource's
+// position kept so its key can change in place: at most one entry per resource, so the heap
+// stays small (and in cache) however many updates there are.
+class FillHeap {
+ public:
+  explicit FillHeap(int n) : key_(n, 0.0), pos_(n, -1) { heap_.reserve(n); }
+  bool empty() const { return heap_.empty(); }
+  int top() const { return heap_.front(); }
+  double top_key() const { return key_[heap_.front()]; }
+  void set(int r, double key) {
+    if (pos_[r] < 0) {
+      pos_[r] = static_cast<int>(heap_.size());
+      heap_.push_back(r);
+      key_[r] = key;
+      up(pos_[r]);
+      return;
+    }
+    const double old = key_[r];
+    key_[r] = key;
+    if (key < old) up(pos_[r]);
+    else down(pos_[r]);
+  }
+  void remove(int r) {
+    const int i = pos_[r];
+    if (i < 0) return;
+    const int last = heap_.back();
+    heap_.pop_back();
+    pos_[r] = -1;
+    if (last == r) return;
+    heap_[i] = last;
+    pos_[last] = i;
+    up(i);
+    down(pos_[last]);
+  }
+
+ private:
+  void up(int i) {
+    const int r = heap_[i];
+    while (i > 0) {
+      const int parent = (i - 1) / 2;
+      if (key_[heap_[parent]] <= key_[r]) break;
+      heap_[i] = heap_[parent];
+      pos_[heap_[i]] = i;
+      i = parent;
+    }
+    heap_[i] = r;
+    pos_[r] = i;
+  }
+  void down(int i) {
+    const int n = static_cast<int>(heap_.size());
+    const int r = heap_[i];
+    while (true) {
+      int child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && key_[heap_[child + 1]] < key_[heap_[child]]) ++child;
+      if (key_[heap_[child]] >= key_[r]) break;
+      heap_[i] = heap_[child];
+      pos_[heap_[i]] = i;
+      i = child;
+    }
+    heap_[i] = r;
+    pos_[r] = i;
+  }
+
+  std::vector<double> key_;
+  std::vector<int> pos_;
+  std::vector<int> heap_;
+};
+
+}  // namespace
+
+Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows) {
+  const int R = static_cast<int>(resources.size());
+  const int F = static_cast<int>(flows.size());
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  constexpr double kUnbounded = 1e300;  // Flow::demand's default
+
+  // Flows flattened (flow → crossings), so the filling loop never chases a flow's own vectors.
+  std::vector<int> flow_offsets(F + 1, 0);
+  for (int f = 0; f < F; ++f) {
+    const Flow& flow = flows[f];
+    if (!flow.weights.empty() && flow.weights.size() != flow.resources.size())
+      throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " has " +
+                                  std::to_string(flow.weights.size()) + " weights for " +
+                                  std::to_string(flow.resources.size()) + " resources");
+    flow_offsets[f + 1] = flow_offsets[f] + static_cast<int>(flow.resources.size());
+  }
+  const int C = flow_offsets[F];
+  std::vector<int> flow_res(C);  // local resource index of each crossing (see below)
+  std::vector<double> flow_w(C);
+  for (int f = 0; f < F; ++f) {
+    const Flow& flow = flows[f];
+    int k = flow_offsets[f];
+    for (size_t i = 0; i < flow.resources.size(); ++i, ++k) {
+      const int r = flow.resources[i];
+      if (r < 0 || r >= R)
+        throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " names resource " +
+                                    std::to_string(r) + " of " + std::to_string(R));
+      flow_res[k] = r;
+      flow_w[k] = flow.weights.empty() ? 1.0 : flow.weights[i];
+    }
+  }
+  // Work on the resources the flows use only: a few hundred flows over a fabric of 200,000
+  // cable directions should not pay for all of them. When crossings are few, number the used
+  // resources densely (by sorting the crossings); otherwise index resources directly.
+  std::vector<int> global;  // local → caller's index; empty = identity
+  if (static_cast<long>(C) * 4 < R) {
+    std::vector<std::pair<int, int>> by_resource(C);
+    for (int k = 0; k < C; ++k) by_resource[k] = {flow_res[k], k};
+    std::sort(by_resource.begin(), by_resource.end());
+    for (const auto& [r, k] : by_resource) {
+      if (global.empty() || global.back() != r) global.push_back(r);
+      flow_res[k] = static_cast<int>(global.size()) - 1;
+    }
+  }
+  const int U = global.empty() ? R : static_cast<int>(global.size());
+  auto global_of = [&](int u) { return global.empty() ? u : global[u]; };
+
+  std::vector<int> offsets(U + 1, 0);  // resource → crossings, CSR
+  for (int k = 0; k < C; ++k) ++offsets[flow_res[k] + 1];
+  for (int u = 0; u < U; ++u) offsets[u + 1] += offsets[u];
+  std::vector<int> cross_flow(C);
+  std::vector<double> cross_weight(C);
+  std::vector<double> active_weight(U, 0.0);  // Σ weight of unfrozen flows
+  std::vector<int> active_count(U, 0);        // unfrozen flows with positive weight
+  {
+    std::vector<int> fill(offsets.begin(), offsets.end() - 1);
+    for (int f = 0; f < F; ++f)
+      for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k) {
+        const int r = flow_res[k];
+        const double w = flow_w[k];
+        cross_weight[fill[r]] = w;
+        cross_flow[fill[r]++] = f;
+        if (w > 0) {
+          active_weight[r] += w;
+          ++active_count[r];
+        }
+      }
+  }
+
+  Sharing out;
+  out.rate.assign(F, 0.0);
+  out.bottleneck.assign(F, -1);
+  std::vector<char> frozen(F, 0);
+
+  // Each resource: the capacity left at level `since`; it fills at since + left / weight.
+  std::vector<double> left(U), since(U, 0.0);
+  FillHeap heap(U);
+  for (int r = 0; r < U; ++r) {
+    left[r] = std::max(0.0, resources[global_of(r)].capacity);
+    if (active_count[r] > 0) heap.set(r, left[r] / active_weight[r]);
+  }
+
+  // Demand events, lowest first; flows that touch no resource get their demand outright.
+  std::vector<std::pair<double, int>> by_demand;
+  for (int f = 0; f < F; ++f) {
+    bool uses_any = false;
+    for (int k = flow_offsets[f]; k < flow_offsets[f + 1] && !uses_any; ++k) uses_any = flow_w[k] > 0;
+    if (!uses_any) {
+      frozen[f] = 1;
+      out.rate[f] = flows[f].demand;
+    } else if (flows[f].demand < kUnbounded) {
+      by_demand.push_back({flows[f].demand, f});
+    }
+  }
+  std::sort(by_demand.begin(), by_demand.end());
+  size_t next_demand = 0;
+
+  std::vector<int> dirty;
+  std::vector<char> is_dirty(U, 0);
+  auto freeze = [&](int f, double level, int bottleneck) {
+    frozen[f] = 1;
+    out.rate[f] = level;
+    out.bottleneck[f] = bottleneck;
+    for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k) {
+      const double w = flow_w[k];
+      if (w <= 0) continue;
+      const int r = flow_res[k];
+      left[r] = std::max(0.0, left[r] - active_weight[r] * (level - since[r]));
+      since[r] = level;
+      if (--active_count[r] == 0) active_weight[r] = 0;
+      else active_weight[r] -= w;
+      if (!is_dirty[r]) {
+        is_dirty[r] = 1;
+        dirty.push_back(r);
+      }
+    }
+  };
+
+  while (true) {
+    while (next_demand < by_demand.size() && frozen[by_demand[next_demand].second]) ++next_demand;
+    const double resource_level = heap.empty() ? kInf : heap.top_key();
+    const double demand_level = next_demand < by_demand.size() ? by_demand[next_demand].first : kInf;
+    if (resource_level == kInf && demand_level == kInf) break;
+
+    if (demand_level <= resource_level) {
+      freeze(by_demand[next_demand++].second, std::max(0.0, demand_level), -1);
+    } else {
+      const int r = heap.top();
+      heap.remove(r);
+      for (int k = offsets[r]; k < offsets[r + 1]; ++k) {
+        const int f = cross_flow[k];
+        if (!frozen[f] && cross_weight[k] > 0) freeze(f, resource_level, global_of(r));
+      }
+    }
+    for (int r : dirty) {
+      is_dirty[r] = 0;
+      if (active_count[r] > 0 && active_weight[r] > 0) heap.set(r, since[r] + left[r] / active_weight[r]);
+      else heap.remove(r);
+    }
+    dirty.clear();
+  }
+  // Flows never frozen cross only resources of zero weight for them and have no demand cap.
+  for (int f = 0; f < F; ++f)
+    if (!frozen[f]) out.rate[f] = flows[f].demand;
+
+  out.load.assign(R, 0.0);
+  for (int f = 0; f < F; ++f)
+    for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k)
+      out.load[global_of(flow_res[k])] += flow_w[k] * out.rate[f];
+  return out;
+}
+
+}  // namespace slurmtopo

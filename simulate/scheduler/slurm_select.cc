@@ -1,0 +1,388 @@
+// slurmctld's tables (node order, switch levels, parents, distances) and the path a job takes
+// from node_scheduler through select/cons_tres (_job_test, choose_nodes) to _eval_nodes.
+#include "simulate/scheduler/slurm_select.h"
+
+#include <algorithm>
+#include <deque>
+#include <sstream>
+#include <unordered_set>
+
+#include "base/input_error.h"
+#include "simulate/scheduler/slurm_select_model.h"
+#include "slurm/hostlist.h"
+
+namespace slurmtopo {
+
+using namespace select_detail;
+
+TopologyParams parse_topology_params(const std::string& text) {
+  TopologyParams p;
+  std::stringstream in(text);
+  std::string word;
+  while (std::getline(in, word, ',')) {
+    std::string lower = word;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower == "dragonfly") p.dragonfly = true;
+    else if (lower == "topooptional") p.topo_optional = true;
+    else if (!lower.empty() && lower != "none")
+      throw InputError("--topology-param", 0, "expected TopoOptional and/or Dragonfly, got '" + word + "'");
+  }
+  return p;
+}
+
+namespace {
+
+// switch_record_validate: levels resolved in passes over the file (a switch is one above its
+// highest child), 20 passes at most, then the parent (last line listing a child wins) and
+// hop counts between all switches.
+void build_switches(SlurmSelect::Model& m, const ParsedTopology& topo) {
+  if (!topo.errors.empty()) throw InputError(topo.file, topo.errors.front().line, topo.errors.front().message);
+  const int count = static_cast<int>(topo.switches.size());
+  if (count == 0) {
+    if (m.version == SlurmVersion::V25_11) throw InputError(topo.file, 0, "no switches configured (fatal in 25.11)");
+    m.setup_notes.push_back("topology.conf has no switches: slurmctld runs without topology");
+    return;
+  }
+  std::unordered_map<std::string, int> by_name;
+  m.switches.resize(count);
+  std::unordered_set<std::string> unknown;
+  for (int i = 0; i < count; ++i) {
+    const TopologyLine& line = topo.switches[i];
+    if (!by_name.emplace(line.name, i).second)
+      throw InputError(topo.file, line.line, "Switch (" + line.name + ") has already been defined");
+    if (line.has_nodes && line.has_switches)
+      throw InputError(topo.file, line.line, "switch " + line.name + " has both child switches and nodes");
+    if (!line.has_nodes && !line.has_switches)
+      throw InputError(topo.file, line.line, "switch " + line.name + " has neither child switches nor nodes");
+    Switch& s = m.switches[i];
+    s.name = line.name;
+    s.line = line.line;
+    s.level = line.has_nodes ? 0 : -1;
+    for (const auto& n : line.nodes) {
+      auto it = m.index.find(n);
+      if (it == m.index.end()) unknown.insert(n);
+      else s.nodes.push_back(it->second);
+    }
+    std::sort(s.nodes.begin(), s.nodes.end());
+    s.nodes.erase(std::unique(s.nodes.begin(), s.nodes.end()), s.nodes.end());
+  }
+  if (!unknown.empty())
+    m.setup_notes.push_back("Invalid hostnames in switch configuration: " +
+                            compress_hostlist({unknown.begin(), unknown.end()}) + " (ignored)");
+  std::vector<std::vector<int>> kids(count);
+  for (int i = 0; i < count; ++i) {
+    const TopologyLine& line = topo.switches[i];
+    for (const auto& child : line.switches) {
+      auto it = by_name.find(child);
+      if (it == by_name.end() || it->second == i)
+        throw InputError(topo.file, line.line, "Switch configuration " + line.name + " has invalid child (" + child + ")");
+      kids[i].push_back(it->second);
+    }
+  }
+  for (int depth = 1;; ++depth) {
+    bool resolved = true;
+    for (int i = 0; i < count; ++i) {
+      Switch& s = m.switches[i];
+      if (s.level != -1) continue;
+      int level = -1;
+      bool ready = true;
+      for (int c : kids[i]) {
+        if (m.switches[c].level == -1) {
+          ready = false;
+          break;
+        }
+        level = std::max(level, m.switches[c].level + 1);
+      }
+      if (!ready) {
+        resolved = false;
+        continue;
+      }
+      s.level = level;
+      for (int c : kids[i]) s.nodes.insert(s.nodes.end(), m.switches[c].nodes.begin(), m.switches[c].nodes.end());
+      std::sort(s.nodes.begin(), s.nodes.end());
+      s.nodes.erase(std::unique(s.nodes.begin(), s.nodes.end()), s.nodes.end());
+    }
+    if (resolved) break;
+    if (depth > 20) throw InputError(topo.file, 0, "Switch configuration is not a tree");
+  }
+  for (int i = 0; i < count; ++i) {
+    m.switches[i].children = kids[i];
+    for (int c : kids[i]) m.switches[c].parent = i;
+  }
+  // All-pairs hops over parent-child links (slurmctld runs Floyd-Warshall; BFS gives the same
+  // shortest paths in O(S*(S+E)) instead of O(S^3)).
+  std::vector<std::vector<int>> adj(count);
+  for (int i = 0; i < count; ++i)
+    for (int c : kids[i]) adj[i].push_back(c), adj[c].push_back(i);
+  m.dist.assign(count, std::vector<uint32_t>(count, kInfinite));
+  std::deque<int> queue;
+  for (int s = 0; s < count; ++s) {
+    auto& d = m.dist[s];
+    d[s] = 0;
+    queue.assign(1, s);
+    while (!queue.empty()) {
+      int u = queue.front();
+      queue.pop_front();
+      for (int v : adj[u])
+        if (d[v] == kInfinite) d[v] = d[u] + 1, queue.push_back(v);
+    }
+  }
+  std::vector<std::vector<int>> above(m.names.size());
+  for (int s = 0; s < count; ++s)
+    for (int n : m.switches[s].nodes) above[n].push_back(s);
+  m.node_switch_at.assign(1, 0);
+  for (const auto& list : above) {
+    m.node_switch.insert(m.node_switch.end(), list.begin(), list.end());
+    m.node_switch_at.push_back(static_cast<int>(m.node_switch.size()));
+  }
+  std::vector<char> covered(m.names.size(), 0);
+  for (const auto& s : m.switches)
+    if (s.level == 0)
+      for (int n : s.nodes) covered[n] = 1;
+  std::vector<std::string> lacking;
+  for (size_t n = 0; n < covered.size(); ++n)
+    if (!covered[n]) lacking.push_back(m.names[n]);
+  if (!lacking.empty())
+    m.setup_notes.push_back("switches lack access to " + std::to_string(lacking.size()) +
+                            " nodes: " + compress_hostlist(lacking) + " (topology placement never uses them)");
+  m.tree = true;
+}
+
+void build_blocks(SlurmSelect::Model& m, const BlockTopology& topo) {
+  if (m.version == SlurmVersion::V22_05) throw InputError(topo.file, 0, "topology/block needs Slurm 23.11 or later");
+  if (topo.blocks.empty()) throw InputError(topo.file, 0, "no blocks configured");
+  std::unordered_set<std::string> seen;
+  m.block_levels = 0;
+  m.bblock_node_cnt = 0;
+  for (int size : topo.block_sizes) {
+    if (m.bblock_node_cnt == 0) m.bblock_node_cnt = size;
+    const int ratio = size / m.bblock_node_cnt;
+    if (size % m.bblock_node_cnt || (ratio & (ratio - 1)) || ratio > (1 << 15))
+      throw InputError(topo.file, topo.block_sizes_line, "Invalid BlockSizes value: " + std::to_string(size));
+    m.block_levels |= 1u << std::countr_zero(static_cast<unsigned>(ratio));
+  }
+  if (topo.block_sizes.empty()) m.block_levels = 0x1f;  // levels 0..4
+  for (const auto& b : topo.blocks) {
+    if (!seen.insert(b.name).second) throw InputError(topo.file, b.line, "Block (" + b.name + ") has already been defined");
+    Block blk{b.name, b.line, {}};
+    for (const auto& n : b.nodes)
+      if (auto it = m.index.find(n); it != m.index.end()) blk.nodes.push_back(it->second);
+    std::sort(blk.nodes.begin(), blk.nodes.end());
+    blk.nodes.erase(std::unique(blk.nodes.begin(), blk.nodes.end()), blk.nodes.end());
+    if (m.bblock_node_cnt == 0) m.bblock_node_cnt = static_cast<int>(blk.nodes.size());
+    else if (static_cast<int>(blk.nodes.size()) < m.bblock_node_cnt)
+      throw InputError(topo.file, b.line, "Block configuration (" + b.name + ") children count lower than the base block size " +
+                                              std::to_string(m.bblock_node_cnt));
+    m.blocks.push_back(std::move(blk));
+  }
+  if (m.bblock_node_cnt == 0) throw InputError(topo.file, 0, "blocks contain no nodes");
+  m.block = true;
+}
+
+std::string hostlist_of(const SlurmSelect::Model& m, const std::vector<char>& set) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < set.size(); ++i)
+    if (set[i]) names.push_back(m.names[i]);
+  return compress_hostlist(std::move(names));
+}
+
+// The topology plugin's choice between tree, dragonfly, block and the plain best fit.
+bool eval_nodes(Eval& e) {
+  if (std::count(e.node_map.begin(), e.node_map.end(), 1) < e.min_nodes) {
+    e.reason = "fewer usable nodes than requested";
+    return false;
+  }
+  const auto& m = e.m;
+  if (m.tree && (!m.params.topo_optional || e.job.switches > 0))
+    return m.params.dragonfly ? eval_dragonfly(e) : eval_tree(e);
+  if (m.block) return eval_block(e);
+  return eval_flat(e);
+}
+
+// choose_nodes: when the first evaluation fails, drop the nodes with the fewest usable CPUs,
+// one CPU count at a time, and try again (Slurm's guard against a knapsack dead end).
+std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob& job, std::vector<char> node_map,
+                                  const std::vector<int>& avail_cpus) {
+  const int n = static_cast<int>(node_map.size());
+  for (int i = 0; i < n; ++i)
+    if (node_map[i] && avail_cpus[i] < 1) node_map[i] = 0;
+  auto run = [&](const std::vector<char>& map) {
+    Eval e{m, job, map, avail_cpus};
+    e.min_nodes = e.max_nodes = e.req_nodes = job.nodes;
+    e.min_cpus = job.min_cpus > 0 ? job.min_cpus : job.nodes;
+    const bool ok = eval_nodes(e);
+    return std::pair<bool, Eval>{ok, std::move(e)};
+  };
+  std::vector<char> orig = node_map;
+  auto first = run(node_map);
+  if (first.first) return first;
+  int rem = static_cast<int>(std::count(orig.begin(), orig.end(), 1));
+  if (rem <= job.nodes) return run(orig);  // the non-local-GRES pass: the same without GRES
+  int most = 0;
+  for (int i = 0; i < n; ++i)
+    if (orig[i]) most = std::max(most, avail_cpus[i]);
+  for (int count = 1; count < most; ++count) {
+    bool nochange = true;
+    for (int i = 0; i < n; ++i) {
+      if (!orig[i]) continue;
+      if (avail_cpus[i] > 0 && avail_cpus[i] <= count) {
+        nochange = false;
+        orig[i] = 0;
+        if (--rem <= job.nodes) break;
+      }
+    }
+    if (nochange && count != 1) continue;
+    auto retry = run(orig);
+    if (retry.first) {
+      retry.second.ex.notes.push_back("placed after dropping nodes with at most " + std::to_string(count) +
+                                      " usable CPUs (choose_nodes)");
+      return retry;
+    }
+    if (rem <= job.nodes) break;
+  }
+  return first;
+}
+
+}  // namespace
+
+std::vector<WeightGroup> select_detail::weight_groups(const SlurmSelect::Model& m, const std::vector<char>& node_map) {
+  std::vector<WeightGroup> groups;
+  for (size_t i = 0; i < node_map.size(); ++i) {
+    if (!node_map[i]) continue;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const WeightGroup& g) { return g.weight == m.weight[i]; });
+    if (it == groups.end()) groups.push_back({m.weight[i], {static_cast<int>(i)}});
+    else it->nodes.push_back(static_cast<int>(i));
+  }
+  std::stable_sort(groups.begin(), groups.end(), [](const WeightGroup& a, const WeightGroup& b) { return a.weight < b.weight; });
+  return groups;
+}
+
+SlurmSelect::SlurmSelect(SelectSetup setup) : model_(std::make_unique<Model>()) {
+  Model& m = *model_;
+  m.params = setup.params;
+  m.version = setup.version;
+  m.max_switch_wait = setup.max_switch_wait;
+  if (setup.tree && setup.block) throw InputError("--topology", 0, "give topology/tree or topology/block, not both");
+  // slurmctld sorts its node table by name, digits compared as numbers (strnatcmp).
+  std::stable_sort(setup.nodes.begin(), setup.nodes.end(),
+                   [](const SlurmNode& a, const SlurmNode& b) { return natural_less(a.name, b.name); });
+  for (auto& node : setup.nodes) {
+    if (m.index.count(node.name)) continue;
+    if (node.cpus < 1) throw InputError("--cpus", 0, "node " + node.name + " needs at least one CPU");
+    m.index.emplace(node.name, static_cast<int>(m.names.size()));
+    m.names.push_back(node.name);
+    m.weight.push_back(node.weight);
+    m.cpus.push_back(node.cpus);
+  }
+  if (m.names.empty()) throw InputError("--nodes", 0, "no nodes given");
+  if (setup.tree) build_switches(m, *setup.tree);
+  if (setup.block) build_blocks(m, *setup.block);
+}
+
+SlurmSelect::~SlurmSelect() = default;
+SlurmSelect::SlurmSelect(SlurmSelect&&) noexcept = default;
+SlurmSelect& SlurmSelect::operator=(SlurmSelect&&) noexcept = default;
+
+const std::vector<std::string>& SlurmSelect::node_names() const { return model_->names; }
+
+int SlurmSelect::node_index(const std::string& name) const {
+  auto it = model_->index.find(name);
+  return it == model_->index.end() ? -1 : it->second;
+}
+
+SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<std::string>& busy) const {
+  std::vector<char> flags(model_->names.size(), 0);
+  for (const auto& name : busy) {
+    int i = node_index(name);
+    if (i < 0) throw InputError("--busy", 0, "node " + name + " is not in --nodes");
+    flags[i] = 1;
+  }
+  return place(job, flags);
+}
+
+SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& busy) const {
+  const Model& m = *model_;
+  const int n = static_cast<int>(m.names.size());
+  SelectResult r;
+  r.explanation.algorithm = "select/cons_tres (Slurm " + to_string(m.version) + ")";
+  if (job.nodes < 1) throw InputError("-N", 0, "a job needs at least one node");
+  if (job.nodes > n) {
+    r.reason = std::to_string(job.nodes) + " nodes requested but the partition has " + std::to_string(n) +
+               " (Slurm keeps it pending: PartitionConfig)";
+    return r;
+  }
+  // node_scheduler: an exclusive job sees idle nodes only; a shared one every node not held
+  // exclusively. Busy nodes here are whole-node allocations, so both exclude them.
+  std::vector<char> node_map(n, 0);
+  std::vector<int> avail_cpus(n, 0);
+  int available = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i < static_cast<int>(busy.size()) && busy[i]) continue;
+    node_map[i] = 1;
+    avail_cpus[i] = m.cpus[i];
+    ++available;
+  }
+  if (available < job.nodes) {
+    r.reason = "only " + std::to_string(available) + " of " + std::to_string(n) + " nodes are free, " +
+               std::to_string(job.nodes) + " requested (Slurm keeps it pending: Resources)";
+    r.explanation.available_nodes = available;
+    return r;
+  }
+  auto [ok, e] = choose_nodes(m, job, node_map, avail_cpus);
+  r.explanation = std::move(e.ex);
+  r.explanation.available_nodes = available;
+  if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";
+  r.explanation.algorithm += " (Slurm " + to_string(m.version) + ")";
+  for (const auto& note : m.setup_notes) r.explanation.notes.push_back(note);
+  if (!ok) {
+    r.reason = e.reason.empty() ? "no placement satisfies the request" : e.reason;
+    r.reason += " (Slurm keeps it pending: Resources)";
+    return r;
+  }
+  for (int i = 0; i < n; ++i)
+    if (e.node_map[i]) r.nodes.push_back(m.names[i]);
+  r.hostlist = hostlist_of(m, e.node_map);
+  r.leaf_switches = e.leaf_count;
+  if (!e.best_switch) {
+    r.waiting_for_switches = true;
+    const int wait = job.switch_wait < 0 ? m.max_switch_wait : std::min(job.switch_wait, m.max_switch_wait);
+    r.reason = "the best placement spans " + std::to_string(e.leaf_count) + " leaf switches, more than --switches=" +
+               std::to_string(job.switches) + ": the job waits up to " + std::to_string(wait) +
+               " s for a better one, then takes " + r.hostlist;
+    return r;
+  }
+  r.started = true;
+  return r;
+}
+
+std::string format_explanation(const SelectResult& r) {
+  const SelectExplanation& x = r.explanation;
+  std::ostringstream out;
+  out << "algorithm: " << x.algorithm << "\n";
+  out << "available nodes: " << x.available_nodes << "\n";
+  if (!x.top.empty())
+    out << "top: " << x.top << (x.top_level >= 0 ? " (level " + std::to_string(x.top_level) + ")" : "") << "\n";
+  if (!x.tiers.empty()) {
+    out << "weight tiers:\n";
+    for (const auto& t : x.tiers)
+      out << "  weight " << t.weight << ": " << t.available << " available, " << t.used << " considered"
+          << (t.forced ? ", all forced into the allocation" : "") << "\n";
+  }
+  if (!x.steps.empty()) {
+    out << "order:\n";
+    for (const auto& s : x.steps) {
+      out << "  " << s.name;
+      if (s.distance != kInfinite) out << "  distance " << s.distance;
+      out << "  free " << s.available << "  took " << s.taken;
+      if (!s.why.empty()) out << "  (" << s.why << ")";
+      out << "\n";
+    }
+  }
+  for (const auto& note : x.notes) out << "note: " << note << "\n";
+  if (r.started) out << "allocated: " << r.hostlist << " (" << r.nodes.size() << " nodes)\n";
+  else if (r.waiting_for_switches) out << "waiting: " << r.reason << "\n";
+  else out << "cannot start: " << r.reason << "\n";
+  return out.str();
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,266 @@
+// The select emulation against the algorithm as SchedMD's code writes it (docs/placement.md):
+// every case is small enough to work out by hand, and the expected hostlists were.
+#include "simulate/scheduler/slurm_select.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "base/input_error.h"
+#include "slurm/hostlist.h"
+
+using namespace slurmtopo;
+
+namespace {
+
+struct Case {
+  explicit Case(std::string c = "", std::string n = "n[1-16]", std::map<std::string, uint64_t> w = {})
+      : conf(std::move(c)), nodes(std::move(n)), weights(std::move(w)) {}
+
+  std::string conf;  // topology.conf text; empty = no topology
+  std::string nodes;
+  std::map<std::string, uint64_t> weights;  // hostlist -> Weight
+  SlurmVersion version = SlurmVersion::V22_05;
+  TopologyParams params;
+
+  SlurmSelect build() const {
+    SelectSetup s;
+    for (const auto& n : expand_hostlist(nodes)) s.nodes.push_back({n, 1, 2});
+    for (const auto& [list, w] : weights)
+      for (const auto& n : expand_hostlist(list))
+        for (auto& node : s.nodes)
+          if (node.name == n) node.weight = w;
+    if (!conf.empty()) {
+      if (is_block_topology(conf)) s.block = parse_block_topology(conf, "topology.conf");
+      else s.tree = parse_topology_conf(conf, "topology.conf");
+    }
+    s.version = version;
+    s.params = params;
+    return SlurmSelect(std::move(s));
+  }
+
+  SelectResult run(int count, const std::string& busy = "", int switches = 0, int wait = -1) const {
+    SelectJob job;
+    job.nodes = count;
+    job.exclusive = true;
+    job.switches = switches;
+    job.switch_wait = wait;
+    return build().place(job, busy.empty() ? std::vector<std::string>{} : expand_hostlist(busy));
+  }
+
+  std::string place(int count, const std::string& busy = "", int switches = 0) const {
+    SelectResult r = run(count, busy, switches);
+    return r.started ? r.hostlist : "cannot start";
+  }
+};
+
+// Four leaves of 4 under one root.
+const char* kFourLeaves =
+    "SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=s3 Nodes=n[9-12]\n"
+    "SwitchName=s4 Nodes=n[13-16]\nSwitchName=root Switches=s[1-4]\n";
+
+// Two pods of two leaves of 4.
+const char* kTwoPods =
+    "SwitchName=l1 Nodes=n[1-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=l3 Nodes=n[9-12]\n"
+    "SwitchName=l4 Nodes=n[13-16]\nSwitchName=a1 Switches=l[1-2]\nSwitchName=a2 Switches=l[3-4]\n"
+    "SwitchName=root Switches=a[1-2]\n";
+
+}  // namespace
+
+TEST_CASE("select: the node table is in natural name order, not the order given") {
+  SelectSetup s;
+  for (const char* n : {"n10", "n9", "n1", "n2"}) s.nodes.push_back({n, 1, 1});
+  SlurmSelect select(std::move(s));
+  CHECK(select.node_names() == std::vector<std::string>{"n1", "n2", "n9", "n10"});
+  CHECK(select.node_index("n10") == 3);
+  CHECK(select.node_index("x") == -1);
+}
+
+TEST_CASE("select: a job that fits one leaf goes to the fitting leaf with the fewest free nodes") {
+  Case c{"SwitchName=s1 Nodes=n[1-8]\nSwitchName=s2 Nodes=n[9-12]\nSwitchName=s3 Nodes=n[13-16]\n"
+         "SwitchName=root Switches=s[1-3]\n"};
+  CHECK(c.place(3) == "n[9-11]");           // s2 and s3 have 4 free: the first line wins
+  CHECK(c.place(3, "n9") == "n[10-12]");     // s2 now has 3: tightest fit
+  CHECK(c.place(3, "n[10-11],n13") == "n[14-16]");  // s2 has 2 (does not fit), s3 has 3
+  CHECK(c.place(5) == "n[1-5]");            // only s1 fits
+}
+
+TEST_CASE("select: equal leaves tie to the first line of topology.conf") {
+  Case a{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=top Switches=s[1-2]\n", "n[1-8]"};
+  Case b{"SwitchName=s2 Nodes=n[5-8]\nSwitchName=s1 Nodes=n[1-4]\nSwitchName=top Switches=s[1-2]\n", "n[1-8]"};
+  CHECK(a.place(2) == "n[1-2]");
+  CHECK(b.place(2) == "n[5-6]");
+}
+
+TEST_CASE("select: a job larger than any leaf takes the largest leaf, then the best fit for the rest") {
+  Case c{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-10]\nSwitchName=s3 Nodes=n[11-13]\n"
+         "SwitchName=s4 Nodes=n[14-16]\nSwitchName=root Switches=s[1-4]\n"};
+  CHECK(c.place(8) == "n[5-12]");  // s2 (6), then s3: 3 free is the tightest fit for 2
+  SelectResult r = c.run(8);
+  REQUIRE(r.explanation.steps.size() == 2);
+  CHECK(r.explanation.steps[0].name == "s2");
+  CHECK(r.explanation.steps[1].name == "s3");
+  CHECK(r.explanation.steps[1].distance == 2);
+  CHECK(r.explanation.top == "root");
+  CHECK(r.leaf_switches == 2);
+  CHECK(c.place(16) == "n[1-16]");
+  CHECK(c.place(17) == "cannot start");
+}
+
+TEST_CASE("select: with several leaves needed, a leaf in the same pod is preferred") {
+  Case c{kTwoPods};
+  // l2 has 1 free. Pod a2 holds the job's 6 nodes, so its leaf l3 goes first, then l4 (2 hops)
+  // beats l1 (4 hops) although both fit the remaining 2 equally.
+  CHECK(c.place(6, "n[5-7]") == "n[9-14]");
+}
+
+TEST_CASE("select: 22.05 keeps a farther tighter leaf, 24.05.3 takes the closer one that fits") {
+  // After l3, two nodes remain: l1 (3 free, 4 hops) is scanned first and is the tighter fit;
+  // l4 (4 free, 2 hops) is closer.
+  Case c{kTwoPods};
+  CHECK(c.place(6, "n1,n[5-8]") == "n[2-3,9-12]");
+  c.version = SlurmVersion::V24_05;
+  CHECK(c.place(6, "n1,n[5-8]") == "n[9-14]");
+  c.version = SlurmVersion::V25_11;
+  CHECK(c.place(6, "n1,n[5-8]") == "n[9-14]");
+}
+
+TEST_CASE("select: 25.11 stops counting used leaves for their parent switch") {
+  // Pod b (l3: 2, l4: 3) is listed first, pod a (l1: 4, l2: 2). 9 nodes: l1 first (pod a is
+  // larger). For the remaining 5, l2 is closer; its pod still counts l1's nodes in 22.05 and
+  // 24.05, which makes the pod "fit" - only 24.05.3's rule acts on that.
+  Case c{"SwitchName=l3 Nodes=n[1-2]\nSwitchName=l4 Nodes=n[3-5]\nSwitchName=l1 Nodes=n[6-9]\n"
+         "SwitchName=l2 Nodes=n[10-11]\nSwitchName=b Switches=l[3-4]\nSwitchName=a Switches=l[1-2]\n"
+         "SwitchName=root Switches=a,b\n",
+         "n[1-11]"};
+  CHECK(c.place(9) == "n[1-9]");
+  c.version = SlurmVersion::V24_05;
+  CHECK(c.place(9) == "n[3-11]");
+  c.version = SlurmVersion::V25_11;
+  CHECK(c.place(9) == "n[1-9]");
+}
+
+TEST_CASE("select: lighter weight tiers are used up first and their leaves filled first") {
+  Case c{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=root Switches=s[1-2]\n", "n[1-8]",
+         {{"n[1-4]", 10}}};
+  CHECK(c.place(2) == "n[5-6]");       // the light leaf
+  CHECK(c.place(6) == "n[1-2,5-8]");   // all of weight 1, then 2 of weight 10
+  SelectResult r = c.run(6);
+  REQUIRE(r.explanation.tiers.size() == 2);
+  CHECK(r.explanation.tiers[0].weight == 1);
+  CHECK(r.explanation.tiers[0].forced);
+  CHECK_FALSE(r.explanation.tiers[1].forced);
+}
+
+TEST_CASE("select: node weight overrides topology") {
+  // One light node is free on s1: it is forced, so a 2-node job spans both leaves although s2
+  // alone could hold it.
+  Case c{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=root Switches=s[1-2]\n", "n[1-8]",
+         {{"n[5-8]", 10}}};
+  CHECK(c.place(2, "n[1-3]") == "n[4-5]");
+}
+
+TEST_CASE("select: busy nodes are never allocated and an exclusive job sees only idle nodes") {
+  Case c{kFourLeaves};
+  CHECK(c.place(4, "n[1-3],n[5-7],n9,n13") == "n[4,10-12]");  // 3 from s3, then the tightest fit for 1
+  CHECK(c.place(13, "n[1-4]") == "cannot start");
+  SelectResult r = c.run(13, "n[1-4]");
+  CHECK(r.reason.find("only 12 of 16") != std::string::npos);
+}
+
+TEST_CASE("select: TopoOptional uses topology only for jobs that ask --switches") {
+  Case c{"SwitchName=s1 Nodes=n[1,3,5,7]\nSwitchName=s2 Nodes=n[2,4,6,8]\nSwitchName=root Switches=s[1-2]\n",
+         "n[1-8]"};
+  CHECK(c.place(2) == "n[1,3]");
+  c.params.topo_optional = true;
+  CHECK(c.place(2) == "n[1-2]");          // consecutive best fit
+  CHECK(c.place(2, "", 1) == "n[1,3]");   // --switches=1: the tree again
+}
+
+TEST_CASE("select: --switches only checks the result, and more leaves means waiting") {
+  Case c{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=root Switches=s[1-2]\n", "n[1-8]"};
+  SelectResult r = c.run(6, "", 1);
+  CHECK_FALSE(r.started);
+  CHECK(r.waiting_for_switches);
+  CHECK(r.hostlist == "n[1-6]");
+  CHECK(r.reason.find("300 s") != std::string::npos);
+  CHECK(c.run(6, "", 2).started);
+  CHECK(c.run(6, "", 1, 0).started);  // --switches=1@0: no wait
+  CHECK(c.run(3, "", 1).started);
+}
+
+TEST_CASE("select: dragonfly takes the emptiest leaf, else one node per leaf round robin") {
+  Case c{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=s3 Nodes=n[9-12]\n"
+         "SwitchName=root Switches=s[1-3]\n",
+         "n[1-12]"};
+  c.params.dragonfly = true;
+  CHECK(c.place(3, "n1") == "n[5-7]");
+  CHECK(c.place(6, "n1") == "n[2-3,5-6,9-10]");
+}
+
+TEST_CASE("select: without topology, runs of consecutive free nodes are best-fitted") {
+  Case c;
+  CHECK(c.place(3, "n3,n[8-9]") == "n[4-6]");       // the smallest run that fits: n[4-7]
+  CHECK(c.place(8, "n3,n[8-9]") == "n[1,10-16]");   // largest run, then the tightest for 1
+  CHECK(c.place(1, "n[3-4],n[8-9]") == "n1");
+}
+
+TEST_CASE("select: without topology, a weight change ends a run and lighter runs go first") {
+  Case c{"", "n[1-16]", {{"n[9-16]", 5}}};
+  CHECK(c.place(10) == "n[1-10]");
+  CHECK(c.place(2, "n[2-8]") == "n[1,9]");
+}
+
+TEST_CASE("select: block places a job in the smallest block level that holds it") {
+  Case c{"BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockName=b3 Nodes=n[9-12]\n"
+         "BlockName=b4 Nodes=n[13-16]\nBlockSizes=4,8,16\n"};
+  c.version = SlurmVersion::V24_05;
+  CHECK(c.place(2) == "n[13-14]");          // equal blocks: the later one
+  CHECK(c.place(2, "n13") == "n[14-15]");   // fewest free nodes
+  CHECK(c.place(6, "n13") == "n[9-12,14-15]");
+  SelectResult r = c.run(6, "n13");
+  CHECK(r.explanation.top == "b3..b4");
+  c.version = SlurmVersion::V22_05;
+  CHECK_THROWS_AS(c.build(), InputError);
+}
+
+TEST_CASE("select: what slurmctld refuses to load is an input error") {
+  Case unknown_child{"SwitchName=s1 Nodes=n[1-2]\nSwitchName=top Switches=s1,s9\n"};
+  CHECK_THROWS_AS(unknown_child.build(), InputError);
+  Case cycle{"SwitchName=s1 Nodes=n[1-2]\nSwitchName=a Switches=s1,b\nSwitchName=b Switches=a\n"};
+  CHECK_THROWS_AS(cycle.build(), InputError);
+  Case dup{"SwitchName=s1 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[3-4]\n"};
+  CHECK_THROWS_AS(dup.build(), InputError);
+  Case fine{kFourLeaves};
+  CHECK_THROWS_AS(fine.build().place(SelectJob{}, std::vector<std::string>{"x1"}), InputError);
+}
+
+TEST_CASE("select: nodes under no switch are never placed by the tree, but are by TopoOptional") {
+  Case c{"SwitchName=s1 Nodes=n[1-4]\nSwitchName=s2 Nodes=n[5-8]\nSwitchName=root Switches=s[1-2]\n", "n[1-10]"};
+  CHECK(c.place(8) == "n[1-8]");
+  CHECK(c.place(9) == "cannot start");
+  c.params.topo_optional = true;
+  CHECK(c.place(10) == "n[1-10]");
+}
+
+TEST_CASE("select: the explanation names the top switch, the leaf order and the outcome") {
+  Case c{kTwoPods};
+  SelectResult r = c.run(6, "n[5-7]");
+  const std::string text = format_explanation(r);
+  CHECK(text.find("top: root (level 2)") != std::string::npos);
+  CHECK(text.find("l3  distance 0") != std::string::npos);
+  CHECK(text.find("l4  distance 2") != std::string::npos);
+  CHECK(text.find("allocated: n[9-14]") != std::string::npos);
+}
+
+TEST_CASE("select: any release names the newest modelled rules at or before it") {
+  CHECK(parse_slurm_version("22.05") == SlurmVersion::V22_05);
+  CHECK(parse_slurm_version("23.11") == SlurmVersion::V22_05);
+  CHECK(parse_slurm_version("24.05") == SlurmVersion::V24_05);
+  CHECK(parse_slurm_version("24.11") == SlurmVersion::V24_05);
+  CHECK(parse_slurm_version("25.05") == SlurmVersion::V24_05);
+  CHECK(parse_slurm_version("25.11") == SlurmVersion::V25_11);
+  CHECK(parse_slurm_version("26.05") == SlurmVersion::V25_11);
+  CHECK_THROWS_AS(parse_slurm_version("21.08"), InputError);
+  CHECK_THROWS_AS(parse_slurm_version("24"), InputError);
+}
