@@ -11,10 +11,10 @@
 #include <iostream>
 #include <memory>
 
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
-#include "discover/collect_plan.h"
-#include "slurm/hostlist.h"
+#include "discover/discover.h"
+#include "slurm/slurm.h"
 
 extern char** environ;
 

@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "graph/cluster_inputs.h"
+#include "graph/graph.h"
 
 namespace slurmtopo::cli {
 

@@ -5,14 +5,11 @@
 #include <iostream>
 #include <memory>
 
-#include "base/files.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/collect_command.h"
 #include "cli/commands.h"
-#include "discover/hwloc_node.h"
-#include "discover/node_json.h"
-#include "discover/node_set.h"
-#include "slurm/hostlist.h"
+#include "discover/discover.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 namespace {

@@ -8,14 +8,12 @@
 #include <memory>
 #include <optional>
 
-#include "base/atomic_write.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
-#include "discover/live_fabric.h"
-#include "discover/snapshot.h"
-#include "graph/cluster_inputs.h"
-#include "report/inspect.h"
-#include "simulate/network/forwarding_tables.h"
+#include "discover/discover.h"
+#include "graph/graph.h"
+#include "report/report.h"
+#include "simulate/network/network.h"
 
 namespace slurmtopo::cli {
 namespace {

@@ -1,13 +1,10 @@
 #include <iostream>
 #include <memory>
 
-#include "base/atomic_write.h"
-#include "base/files.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
-#include "emit/topology_plan.h"
-#include "slurm/hostlist.h"
-#include "slurm/slurm_conf.h"
+#include "emit/emit.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 

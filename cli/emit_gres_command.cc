@@ -5,14 +5,12 @@
 #include <memory>
 #include <set>
 
-#include "base/atomic_write.h"
-#include "base/files.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
 #include "cli/node_options.h"
-#include "emit/gres_plan.h"
-#include "graph/node_join.h"
-#include "slurm/hostlist.h"
+#include "emit/emit.h"
+#include "graph/graph.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 

@@ -3,12 +3,9 @@
 #include <memory>
 #include <sstream>
 
-#include "base/files.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
-#include "discover/ibnetdiscover_writer.h"
-#include "discover/ibsim_net_writer.h"
-#include "discover/synthetic_fabric.h"
+#include "discover/discover.h"
 
 namespace slurmtopo::cli {
 

@@ -1,12 +1,11 @@
 #include <iostream>
 #include <memory>
 
-#include "base/atomic_write.h"
+#include "base/base.h"
 #include "cli/commands.h"
 #include "cli/node_options.h"
-#include "discover/snapshot.h"
-#include "report/inspect.h"
-#include "report/node_join_report.h"
+#include "discover/discover.h"
+#include "report/report.h"
 
 namespace slurmtopo::cli {
 

@@ -3,9 +3,9 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
-#include "discover/sweep_watch.h"
+#include "discover/discover.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"slurmtopo: InfiniBand fabric and GPU nodes to Slurm configuration"};

@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "discover/node_set.h"
-#include "graph/cluster_inputs.h"
+#include "discover/discover.h"
+#include "graph/graph.h"
 
 namespace slurmtopo::cli {
 

@@ -6,15 +6,12 @@
 #include <memory>
 #include <sstream>
 
-#include "base/files.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
 #include "cli/select_options.h"
-#include "emit/topology_plan.h"
-#include "simulate/scheduler/slurm_select.h"
-#include "slurm/hostlist.h"
-#include "slurm/time_string.h"
-#include "slurm/topology_file.h"
+#include "emit/emit.h"
+#include "simulate/scheduler/scheduler.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 

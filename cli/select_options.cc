@@ -2,8 +2,8 @@
 
 #include <unordered_map>
 
-#include "base/input_error.h"
-#include "slurm/hostlist.h"
+#include "base/base.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "simulate/scheduler/slurm_select.h"
+#include "simulate/scheduler/scheduler.h"
 
 namespace slurmtopo::cli {
 

@@ -10,14 +10,13 @@
 #include <memory>
 #include <optional>
 
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
-#include "discover/node_set.h"
-#include "graph/node_join.h"
+#include "discover/discover.h"
+#include "graph/graph.h"
 #include "simulate/collective/collective.h"
-#include "simulate/network/forwarding_tables.h"
 #include "simulate/network/network.h"
-#include "slurm/hostlist.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 

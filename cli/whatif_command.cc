@@ -10,18 +10,13 @@
 #include <iostream>
 #include <memory>
 
-#include "base/atomic_write.h"
-#include "base/files.h"
-#include "base/input_error.h"
+#include "base/base.h"
 #include "cli/commands.h"
 #include "cli/select_options.h"
-#include "graph/cluster_inputs.h"
-#include "report/whatif_report.h"
-#include "simulate/collective/prediction.h"
-#include "simulate/whatif/swf_workload.h"
-#include "simulate/whatif/synthetic_workload.h"
-#include "simulate/whatif/whatif_run.h"
-#include "simulate/whatif/whatif_shards.h"
+#include "graph/graph.h"
+#include "report/report.h"
+#include "simulate/collective/collective.h"
+#include "simulate/whatif/whatif.h"
 
 namespace slurmtopo::cli {
 

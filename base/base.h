@@ -1,0 +1,15 @@
+// base/: what every stage needs.
+//   input_error.h   InputError: bad input named by file and line (the CLI exits 2)
+//   files.h         reading a whole file, "-" = stdout, write_output
+//   atomic_write.h  temp file + rename, the previous file kept as .bak
+//   json_fields.h   strict reading of slurmtopo's JSON (every key known, errors on their line)
+//   json_line.h     the line of a JSON value, for those errors
+//   yaml_fields.h   strict reading of slurmtopo's YAML (site.yaml, hardware profiles)
+#pragma once
+
+#include "base/atomic_write.h"
+#include "base/files.h"
+#include "base/input_error.h"
+#include "base/json_fields.h"
+#include "base/json_line.h"
+#include "base/yaml_fields.h"

@@ -1,0 +1,26 @@
+// discover/: facts in, nothing inferred.
+//   Fabric: fabric.h (the value), fabric_file.h (--fabric FILE of any saved form, recognised by
+//     content: ibnetdiscover_text.h, ibnd_cache.h, snapshot.h), live_fabric.h (a live sweep
+//     through libibnetdisc, sweep_watch.h keeping it honest about time), lft.h (forwarding
+//     tables), name_map.h (GUID → host), site_config.h (site.yaml), synthetic_fabric.h and the
+//     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics.
+//   Nodes: node_inventory.h (the value), hwloc_node.h (live or an XML export), node_json.h,
+//     node_set.h (--nodes-dir / --node-class, node classes), collect_plan.h (one srun step).
+#pragma once
+
+#include "discover/collect_plan.h"
+#include "discover/fabric.h"
+#include "discover/fabric_file.h"
+#include "discover/hwloc_node.h"
+#include "discover/ibnetdiscover_writer.h"
+#include "discover/ibsim_net_writer.h"
+#include "discover/lft.h"
+#include "discover/live_fabric.h"
+#include "discover/name_map.h"
+#include "discover/node_inventory.h"
+#include "discover/node_json.h"
+#include "discover/node_set.h"
+#include "discover/site_config.h"
+#include "discover/snapshot.h"
+#include "discover/sweep_watch.h"
+#include "discover/synthetic_fabric.h"

@@ -1,0 +1,23 @@
+// slurm/: Slurm's language, as slurmctld and slurmd read it.
+//   hostlist.h        hostlist expressions, expanded and compressed as scontrol does
+//   node_names.h      what Slurm accepts as a node name
+//   config_lines.h    the line rules every Slurm config file shares (comments, continuations)
+//   slurm_conf.h      slurm.conf's NodeName lines, following Include
+//   gres_conf.h       gres.conf and NodeName= attributes as slurmd reads them
+//   topology_conf.h   topology.conf for topology/tree
+//   block_topology.h  topology.conf for topology/block (BlockName=, BlockSizes=)
+//   topology_file.h   either, recognised by content
+//   release.h         releases (YY.MM) and every rule known to differ between them
+//   time_string.h     Slurm's time strings
+#pragma once
+
+#include "slurm/block_topology.h"
+#include "slurm/config_lines.h"
+#include "slurm/gres_conf.h"
+#include "slurm/hostlist.h"
+#include "slurm/node_names.h"
+#include "slurm/release.h"
+#include "slurm/slurm_conf.h"
+#include "slurm/time_string.h"
+#include "slurm/topology_conf.h"
+#include "slurm/topology_file.h"
