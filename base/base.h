@@ -4,6 +4,9 @@
 //   atomic_write.h  temp file + rename, the previous file kept as .bak
 //   json_fields.h   strict reading of slurmtopo's JSON (every key known, errors on their line)
 //   json_line.h     the line of a JSON value, for those errors
+//   lines.h         a text cut into numbered lines
+//   numbers.h       whole numbers as typed on a command line
+//   text.h          counts in messages: "1 leaf", "2 leaves"
 //   yaml_fields.h   strict reading of slurmtopo's YAML (site.yaml, hardware profiles)
 #pragma once
 
@@ -12,4 +15,7 @@
 #include "base/input_error.h"
 #include "base/json_fields.h"
 #include "base/json_line.h"
+#include "base/lines.h"
+#include "base/numbers.h"
+#include "base/text.h"
 #include "base/yaml_fields.h"

@@ -2,12 +2,6 @@
 // that collect_plan builds, then says which nodes did not deliver an export.
 #include "cli/collect_command.h"
 
-#include <spawn.h>
-#include <sys/wait.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -16,27 +10,7 @@
 #include "discover/discover.h"
 #include "slurm/slurm.h"
 
-extern char** environ;
-
 namespace slurmtopo::cli {
-namespace {
-
-// srun without a shell: the argv is exactly what --dry-run printed.
-int run(const std::vector<std::string>& argv) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid;
-  const int err = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
-  if (err != 0) throw InputError("srun", 0, std::string("cannot start srun: ") + std::strerror(err) +
-                                                  " (is this a Slurm submit host? try --dry-run)");
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-}  // namespace
 
 void add_collect_command(CLI::App& app) {
   struct Options {
@@ -59,21 +33,14 @@ void add_collect_command(CLI::App& app) {
                 << plan.sbatch_script;
       return;
     }
-    std::error_code ec;
-    std::filesystem::create_directories(plan.out_dir, ec);
-    if (ec) throw InputError(plan.out_dir, 0, "cannot create the output directory: " + ec.message());
-    const int code = run(plan.srun_argv);
-    std::vector<std::string> missing;
-    for (size_t i = 0; i < plan.hosts.size(); ++i)
-      if (!std::filesystem::exists(plan.expected_files[i])) missing.push_back(plan.hosts[i]);
-    std::cout << plan.hosts.size() - missing.size() << " of " << plan.hosts.size() << " exports in " << plan.out_dir
-              << "\n";
-    if (!missing.empty()) {
-      std::cerr << "slurmtopo: no export from " << missing.size() << " node(s): " << compress_hostlist(missing)
-                << (code ? " (srun exited " + std::to_string(code) + ")" : "") << "\n";
+    const CollectOutcome out = run_collect(plan);
+    std::cout << out.delivered << " of " << plan.hosts.size() << " exports in " << plan.out_dir << "\n";
+    if (!out.missing.empty()) {
+      std::cerr << "slurmtopo: no export from " << out.missing.size() << " node(s): " << compress_hostlist(out.missing)
+                << (out.srun_exit ? " (srun exited " + std::to_string(out.srun_exit) + ")" : "") << "\n";
       throw Exit{1};
     }
-    if (code != 0) throw Exit{code};
+    if (out.srun_exit != 0) throw Exit{out.srun_exit};
   });
 }
 

@@ -4,12 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "graph/graph.h"
+#include "cli/options.h"
 
 namespace slurmtopo::cli {
-
-// --fabric / --node-name-map / --config, shared by every command that reads a fabric.
-void add_cluster_options(CLI::App& app, ClusterInputs& inputs);
 
 void add_inspect_command(CLI::App& app);
 void add_emit_command(CLI::App& app);

@@ -2,8 +2,6 @@
 // read every switch's forwarding table, print what `inspect` prints, save a snapshot.
 #include <unistd.h>
 
-#include <chrono>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -33,49 +31,6 @@ struct Options {
   std::string name;
 };
 
-// Keeps the tables of this fabric's switches; a dump of another subnet is refused.
-ForwardingTables tables_of(ForwardingTables all, const std::string& path, const Fabric& fabric) {
-  ForwardingTables mine;
-  for (auto& [guid, table] : all.by_switch) {
-    const FabricNode* n = fabric.find(guid);
-    if (n && n->kind == NodeKind::Switch) mine.by_switch.emplace(guid, std::move(table));
-  }
-  if (mine.empty())
-    throw InputError(path, 0, "none of its " + std::to_string(all.by_switch.size()) +
-                                  " forwarding tables is for a switch of the swept fabric");
-  if (mine.by_switch.size() < all.by_switch.size())
-    std::cerr << "warning: " << path << ": " << all.by_switch.size() - mine.by_switch.size()
-              << " tables are for switches the sweep did not find; left out\n";
-  return mine;
-}
-
-// "\r12 switches, 480 CAs, 1.3 s" on a terminal; the line is rewritten in place.
-class ProgressLine {
- public:
-  explicit ProgressLine(std::shared_ptr<LiveProgress> p) : p_(std::move(p)), start_(Clock::now()) {}
-  void show() {
-    const double s = std::chrono::duration<double>(Clock::now() - start_).count();
-    char line[160];
-    if (p_->lft_switches > 0)
-      std::snprintf(line, sizeof line, "\rdiscover: %ld switches, %ld CAs; forwarding tables %ld/%ld; %.1f s ",
-                    p_->switches.load(), p_->cas.load(), p_->lft_done.load(), p_->lft_switches.load(), s);
-    else
-      std::snprintf(line, sizeof line, "\rdiscover: %ld switches, %ld CAs; %.1f s ", p_->switches.load(),
-                    p_->cas.load(), s);
-    std::cerr << line << std::flush;
-    shown_ = true;
-  }
-  ~ProgressLine() {
-    if (shown_) std::cerr << "\n";
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  std::shared_ptr<LiveProgress> p_;
-  Clock::time_point start_;
-  bool shown_ = false;
-};
-
 void run(const Options& o) {
   auto progress = std::make_shared<LiveProgress>();
   LiveOptions live = o.live;
@@ -85,22 +40,25 @@ void run(const Options& o) {
   if (!o.routes_file.empty()) dumped = read_forwarding_tables_file(o.routes_file);
   Fabric fabric;
   {
-    std::optional<ProgressLine> line;
+    std::optional<SweepProgressLine> line;
     if (::isatty(STDERR_FILENO)) line.emplace(progress);
     fabric = discover_live_fabric(live, progress, [&] {
       if (line) line->show();
     });
   }
   if (!o.name.empty()) fabric.name = o.name;
-  if (dumped) fabric.routes = tables_of(std::move(*dumped), o.routes_file, fabric);
+  if (dumped) {
+    size_t left_out = 0;
+    fabric.routes = tables_for_fabric(std::move(*dumped), o.routes_file, fabric, left_out);
+    if (left_out)
+      std::cerr << "warning: " << o.routes_file << ": " << left_out
+                << " tables are for switches the sweep did not find; left out\n";
+  }
 
   Cluster cluster = build_cluster({fabric}, load_cluster_options(o.inputs));
   std::cout << (o.json ? inspect_json(cluster) : inspect_text(cluster)) << std::flush;
   if (!fabric.partial.empty() && !o.allow_partial) {
-    std::cerr << "slurmtopo: " << fabric.source << ": partial sweep, " << fabric.partial.size()
-              << " problem" << (fabric.partial.size() == 1 ? "" : "s") << ":\n";
-    for (const auto& p : fabric.partial) std::cerr << "  " << p << "\n";
-    std::cerr << "nothing saved; run again, or accept what was found with --allow-partial\n";
+    std::cerr << partial_sweep_text(fabric);
     throw Exit{kPartialExit};
   }
   if (!o.save.empty()) atomic_write(o.save, snapshot_to_json(Snapshot{cluster.fabrics}));
@@ -125,11 +83,7 @@ void add_discover_fabric_command(CLI::App& discover) {
           ->expected(0, 1);
   cmd->add_flag("--allow-partial", o->allow_partial, "a sweep that missed nodes or ports still saves (exit 0)");
   cmd->add_option("--name", o->name, "label of this fabric in output (default: CA and port)");
-  cmd->add_option("--node-name-map,--guid-map", o->inputs.name_map,
-                  "GUID to host name: ibnetdiscover --node-name-map format or 'GUID name' lines")
-      ->check(CLI::ExistingFile);
-  cmd->add_option("--config", o->inputs.site_config, "site.yaml: host regex, exclusions, expected links")
-      ->check(CLI::ExistingFile);
+  add_fabric_options(*cmd, o->inputs, FabricOption::MapsOnly);
   cmd->add_flag("--json", o->json, "machine-readable output");
   cmd->add_option("--save", o->save, "write a snapshot (JSON, with the tables) that --fabric reads back");
   cmd->callback([o, routes] {

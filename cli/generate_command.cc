@@ -22,51 +22,8 @@ struct Common {
   }
 };
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> parts;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
-  return parts;
-}
-
-// "A,B" (--remove-cable) and "A,B[,<width>x|<SPEED>|<width>x<SPEED>]" (--degrade-cable, 1x
-// when the third part is absent), A and B named as apply_faults names them.
-Faults parse_faults(const Common& c) {
-  Faults faults;
-  for (const auto& arg : c.remove_cables) {
-    auto parts = split_commas(arg);
-    if (parts.size() != 2) throw InputError("--remove-cable", 0, "expected 'A,B' (two switch or host names), got '" + arg + "'");
-    faults.remove_cables.emplace_back(parts[0], parts[1]);
-  }
-  for (const auto& arg : c.degrade_cables) {
-    auto parts = split_commas(arg);
-    if (parts.size() != 2 && parts.size() != 3)
-      throw InputError("--degrade-cable", 0, "expected 'A,B[,1x|EDR|1xEDR]', got '" + arg + "'");
-    CableDegrade d{parts[0], parts[1]};
-    if (parts.size() == 3) {
-      const std::string& link = parts[2];
-      const size_t x = link.find('x');
-      d.width = 0;
-      if (x != std::string::npos) {
-        try {
-          d.width = std::stoi(link.substr(0, x));
-        } catch (const std::exception&) {
-          throw InputError("--degrade-cable", 0, "expected a width like 1x or 2x in '" + arg + "'");
-        }
-      }
-      const std::string speed = x == std::string::npos ? link : link.substr(x + 1);
-      if (!speed.empty()) {
-        d.speed = parse_link_speed(speed);
-        if (d.speed == LinkSpeed::Unknown) throw InputError("--degrade-cable", 0, "expected a speed SDR..XDR in '" + arg + "'");
-      }
-    }
-    faults.degrade_cables.push_back(d);
-  }
-  return faults;
-}
-
 void write_fabric(Fabric fabric, const Common& c) {
-  apply_faults(fabric, parse_faults(c));
+  apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables));
   std::ostringstream text;
   if (c.format == "ibsim") write_ibsim_net(fabric, text);
   else write_ibnetdiscover_text(fabric, text);

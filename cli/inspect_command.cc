@@ -3,7 +3,6 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
-#include "cli/node_options.h"
 #include "discover/discover.h"
 #include "report/report.h"
 
@@ -18,7 +17,7 @@ void add_inspect_command(CLI::App& app) {
   };
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("inspect", "What slurmtopo sees: levels, groups, rails, anomalies");
-  add_cluster_options(*cmd, opt->inputs);
+  add_fabric_options(*cmd, opt->inputs, FabricOption::Required);
   cmd->add_flag("--json", opt->json, "machine-readable output");
   cmd->add_option("--save", opt->save, "also write a snapshot (JSON) that --fabric reads back");
   add_node_options(*cmd, opt->nodes);
@@ -28,7 +27,7 @@ void add_inspect_command(CLI::App& app) {
     if (!nodes) {
       std::cout << (opt->json ? inspect_json(cluster) : inspect_text(cluster));
     } else {
-      const NodeSet set = load_nodes(opt->nodes);
+      const NodeSet set = load_node_set(opt->nodes.sources, opt->nodes.nodes);
       const NodeJoin join = join_nodes(set, &cluster);
       if (opt->json) std::cout << inspect_json_with_nodes(inspect_json(cluster), set, join);
       else std::cout << inspect_text(cluster) << node_join_text(set, join);

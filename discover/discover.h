@@ -5,10 +5,12 @@
 //     tables), name_map.h (GUID → host), site_config.h (site.yaml), synthetic_fabric.h and the
 //     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics.
 //   Nodes: node_inventory.h (the value), hwloc_node.h (live or an XML export), node_json.h,
-//     node_set.h (--nodes-dir / --node-class, node classes), collect_plan.h (one srun step).
+//     node_set.h (--nodes-dir / --node-class, node classes), collect_plan.h (one srun step),
+//     collect_run.h (running it).
 #pragma once
 
 #include "discover/collect_plan.h"
+#include "discover/collect_run.h"
 #include "discover/fabric.h"
 #include "discover/fabric_file.h"
 #include "discover/hwloc_node.h"

@@ -185,4 +185,19 @@ Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<Li
   return std::move(result->fabric);
 }
 
+ForwardingTables tables_for_fabric(ForwardingTables all, const std::string& path, const Fabric& fabric,
+                                   size_t& left_out) {
+  ForwardingTables mine;
+  const size_t total = all.by_switch.size();
+  for (auto& [guid, table] : all.by_switch) {
+    const FabricNode* n = fabric.find(guid);
+    if (n && n->kind == NodeKind::Switch) mine.by_switch.emplace(guid, std::move(table));
+  }
+  if (mine.empty())
+    throw InputError(path, 0, "none of its " + std::to_string(total) +
+                                  " forwarding tables is for a switch of the swept fabric");
+  left_out = total - mine.by_switch.size();
+  return mine;
+}
+
 }  // namespace slurmtopo

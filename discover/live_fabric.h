@@ -9,6 +9,7 @@
 #include <string>
 
 #include "discover/fabric.h"
+#include "discover/lft.h"
 
 namespace slurmtopo {
 
@@ -35,5 +36,11 @@ struct LiveProgress {
 // ~200 ms on the calling thread while the sweep runs.
 Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<LiveProgress>& progress,
                             const std::function<void()>& tick);
+
+// The tables of `fabric`'s switches out of a dump (`--routes FILE`) that may hold more. Throws
+// InputError(path, 0, ...) when none is for a switch of this fabric (a dump of another
+// subnet); `left_out` counts the tables for switches the sweep did not find.
+ForwardingTables tables_for_fabric(ForwardingTables all, const std::string& path, const Fabric& fabric,
+                                   size_t& left_out);
 
 }  // namespace slurmtopo

@@ -195,4 +195,11 @@ NodeSet load_node_set(const NodeSources& sources) {
   return set;
 }
 
+NodeSet load_node_set(NodeSources sources, const std::string& nodes) {
+  if (sources.nodes_dir.empty() && sources.node_classes.empty())
+    throw InputError("--nodes-dir", 0, "expected --nodes-dir DIR and/or --node-class 'HOSTLIST=FILE'");
+  if (!nodes.empty()) sources.expected_hosts = expand_hostlist_at(nodes, "--nodes");
+  return load_node_set(sources);
+}
+
 }  // namespace slurmtopo

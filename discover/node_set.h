@@ -42,6 +42,11 @@ struct NodeSet {
 // a --node-class), a malformed --node-class, missing expected hosts (see above).
 NodeSet load_node_set(const NodeSources& sources);
 
+// The same, for sources given on a command line: InputError when there are none (neither
+// --nodes-dir nor --node-class), and `nodes` (a hostlist, may be empty) becomes the hosts that
+// must be described.
+NodeSet load_node_set(NodeSources sources, const std::string& nodes);
+
 // One node from a file, by extension (.xml: hwloc export, .json: NodeInventory); `hostname`
 // replaces whatever the file says.
 NodeInventory load_node_file(const std::string& path, const std::string& hostname);

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "base/input_error.h"
 
 namespace slurmtopo {
 namespace {
@@ -513,6 +516,51 @@ void apply_faults(Fabric& fabric, const Faults& faults) {
 
   drop_uncabled(fabric, std::move(touched));
   normalize(fabric);
+}
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::stringstream in(s);
+  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
+  return parts;
+}
+
+}  // namespace
+
+Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables) {
+  Faults faults;
+  for (const auto& arg : remove_cables) {
+    auto parts = split_commas(arg);
+    if (parts.size() != 2) throw InputError("--remove-cable", 0, "expected 'A,B' (two switch or host names), got '" + arg + "'");
+    faults.remove_cables.emplace_back(parts[0], parts[1]);
+  }
+  for (const auto& arg : degrade_cables) {
+    auto parts = split_commas(arg);
+    if (parts.size() != 2 && parts.size() != 3)
+      throw InputError("--degrade-cable", 0, "expected 'A,B[,1x|EDR|1xEDR]', got '" + arg + "'");
+    CableDegrade d{parts[0], parts[1]};
+    if (parts.size() == 3) {
+      const std::string& link = parts[2];
+      const size_t x = link.find('x');
+      d.width = 0;
+      if (x != std::string::npos) {
+        try {
+          d.width = std::stoi(link.substr(0, x));
+        } catch (const std::exception&) {
+          throw InputError("--degrade-cable", 0, "expected a width like 1x or 2x in '" + arg + "'");
+        }
+      }
+      const std::string speed = x == std::string::npos ? link : link.substr(x + 1);
+      if (!speed.empty()) {
+        d.speed = parse_link_speed(speed);
+        if (d.speed == LinkSpeed::Unknown) throw InputError("--degrade-cable", 0, "expected a speed SDR..XDR in '" + arg + "'");
+      }
+    }
+    faults.degrade_cables.push_back(d);
+  }
+  return faults;
 }
 
 }  // namespace slurmtopo

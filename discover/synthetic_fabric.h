@@ -101,4 +101,9 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec);
 // Throws std::invalid_argument on an unknown name or when the named nodes share no cable.
 void apply_faults(Fabric& fabric, const Faults& faults);
 
+// Faults as the generator's options give them: "A,B" (--remove-cable) and
+// "A,B[,<width>x|<SPEED>|<width>x<SPEED>]" (--degrade-cable, 1x when the third part is absent),
+// A and B named as apply_faults names them. Throws InputError naming the option.
+Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables);
+
 }  // namespace slurmtopo

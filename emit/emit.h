@@ -3,13 +3,18 @@
 //                     checks as slurmctld would, topology_diff.h says what changes)
 //   gres_plan.h       node classes → checked gres.conf and NodeName lines (gres_lines.h,
 //                     node_lines.h render, gres_check.h checks as slurmd would)
+//   topology_emit.h, gres_emit.h   the emit commands as one call each: plan, check, diff, write
+//   write_guard.h     the one rule against a new file silently dropping nodes (5 %)
 #pragma once
 
 #include "emit/gres_check.h"
+#include "emit/gres_emit.h"
 #include "emit/gres_lines.h"
 #include "emit/gres_plan.h"
 #include "emit/node_lines.h"
 #include "emit/topology_check.h"
 #include "emit/topology_conf.h"
 #include "emit/topology_diff.h"
+#include "emit/topology_emit.h"
 #include "emit/topology_plan.h"
+#include "emit/write_guard.h"

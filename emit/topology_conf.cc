@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "base/text.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -32,8 +33,8 @@ std::string render_topology_conf(const SlurmTree& tree, const TopologyHeader& he
       << "# Regenerate rather than edit:";
   out << "\n#   " << header.command << "\n";
   for (const auto& src : header.sources) out << "# " << src << "\n";
-  out << "# " << nodes << " nodes under " << leaves << " leaf switches, " << tree.switches.size()
-      << " switches, " << levels << (levels == 1 ? " level, " : " levels, ") << tree.roots().size()
+  out << "# " << counted(nodes, "node", "nodes") << " under " << counted(leaves, "leaf switch", "leaf switches") << ", "
+      << counted(tree.switches.size(), "switch", "switches") << ", " << levels << (levels == 1 ? " level, " : " levels, ") << tree.roots().size()
       << (tree.roots().size() == 1 ? " root" : " roots") << "\n";
   int last_level = 0;
   for (const auto& s : tree.switches) {

@@ -56,7 +56,7 @@ TopologyDiff diff_topology(const ParsedTopology& old_file, const ParsedTopology&
     d.lines.push_back("~ " + compress_hostlist(nodes) + ": " + fromto.first + " -> " + fromto.second);
   if (!added.empty()) d.lines.push_back("+ nodes " + compress_hostlist(added));
   if (!dropped.empty()) d.lines.push_back("- nodes " + compress_hostlist(dropped));
-  d.dropped_nodes = dropped.size();
+  d.dropped = dropped;
   return d;
 }
 

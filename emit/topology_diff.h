@@ -12,7 +12,7 @@ namespace slurmtopo {
 struct TopologyDiff {
   std::vector<std::string> lines;  // human-readable, stable order
   size_t old_nodes = 0;
-  size_t dropped_nodes = 0;        // in the old file, not in the new one
+  std::vector<std::string> dropped;  // nodes in the old file, not in the new one
   bool empty() const { return lines.empty(); }
 };
 

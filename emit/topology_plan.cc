@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/text.h"
 #include "emit/topology_conf.h"
 #include "slurm/hostlist.h"
 
@@ -12,8 +13,8 @@ namespace {
 std::string describe(const Fabric& f) {
   int switches = 0, cas = 0;
   for (const auto& n : f.nodes) (n.kind == NodeKind::Switch ? switches : cas) += n.kind != NodeKind::Router;
-  return "fabric " + f.name + ": " + f.source + " (" + std::to_string(switches) + " switches, " +
-         std::to_string(cas) + " CAs, " + std::to_string(f.links.size()) + " cables)";
+  return "fabric " + f.name + ": " + f.source + " (" + counted(switches, "switch", "switches") + ", " +
+         counted(cas, "CA", "CAs") + ", " + counted(f.links.size(), "cable", "cables") + ")";
 }
 }  // namespace
 
@@ -60,14 +61,6 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
                                        " unresolved): give --node-name-map FILE, or host_regex in --config"});
   }
   return plan;
-}
-
-std::optional<std::string> shrink_refusal(const TopologyDiff& diff, double max_drop) {
-  if (diff.old_nodes == 0) return std::nullopt;
-  if (static_cast<double>(diff.dropped_nodes) <= max_drop * static_cast<double>(diff.old_nodes)) return std::nullopt;
-  return "the new file drops " + std::to_string(diff.dropped_nodes) + " of the " + std::to_string(diff.old_nodes) +
-         " nodes in the current one (more than " + std::to_string(static_cast<int>(max_drop * 100)) +
-         " %): check the sweep, or use --force";
 }
 
 }  // namespace slurmtopo

@@ -1,5 +1,5 @@
-// From a cluster model to a checked topology.conf, and the guard against writing one that
-// would silently lose nodes.
+// From a cluster model to a checked topology.conf (emit/topology_emit.h writes it, behind the
+// guard against silently losing nodes).
 #pragma once
 
 #include <optional>
@@ -27,9 +27,5 @@ struct TopologyPlan {
 };
 
 TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request);
-
-// Why writing `next` over `current` must not happen without --force: it drops more than
-// `max_drop` of the nodes the current file has. nullopt when it may be written.
-std::optional<std::string> shrink_refusal(const TopologyDiff& diff, double max_drop = 0.05);
 
 }  // namespace slurmtopo

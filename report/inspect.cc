@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "base/text.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -65,10 +66,10 @@ std::string inspect_text(const Cluster& c) {
   std::ostringstream out;
   for (const auto& f : c.fabrics) {
     FabricCounts n = count(f);
-    out << "fabric " << f.name << " (" << f.source << "): " << n.switches << " switches, " << n.cas << " CAs";
+    out << "fabric " << f.name << " (" << f.source << "): " << counted(n.switches, "switch", "switches") << ", " << counted(n.cas, "CA", "CAs");
     if (n.aggregation) out << " (" << n.aggregation << " SHARP aggregation nodes)";
     if (n.routers) out << ", " << n.routers << " routers";
-    out << ", " << f.links.size() << " cables\n";
+    out << ", " << counted(f.links.size(), "cable", "cables") << "\n";
   }
   out << "switches by level:";
   for (auto [level, n] : switches_per_level(c))
@@ -87,11 +88,11 @@ std::string inspect_text(const Cluster& c) {
   if (!c.rails.empty() && !(c.rails.size() == 1 && c.rails[0].empty())) {
     out << "rails:\n";
     for (const auto& [rail, leaves] : rail_leaves(c))
-      out << "  " << (rail.empty() ? "(unnamed)" : rail) << ": " << leaves.size() << " leaves\n";
+      out << "  " << (rail.empty() ? "(unnamed)" : rail) << ": " << counted(leaves.size(), "leaf", "leaves") << "\n";
   }
   out << "groups (what Slurm sees as leaf switches):\n";
   for (const auto& g : c.groups) {
-    out << "  " << g.name << ": " << g.hosts.size() << " hosts " << hostlist_of(c, g.hosts);
+    out << "  " << g.name << ": " << counted(g.hosts.size(), "host", "hosts") << " " << hostlist_of(c, g.hosts);
     if (g.leaves.size() > 1) out << " over " << g.leaves.size() << " leaves";
     out << "\n";
   }

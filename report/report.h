@@ -1,10 +1,20 @@
 // report/: every rendering for a person or a program, made from what the other folders
 // computed (it computes nothing of its own).
+//   emit_report.h       emit topology/gres/nodes: the file, diff, findings, what was written
 //   inspect.h           what slurmtopo sees in the fabric (text, JSON)
+//   node_classes_report.h  discover classes: classes, GPUs, path classes to every NIC
 //   node_join_report.h  inspect --nodes-dir: every GPU's way out of the node
+//   place_report.h      place: the hostlist and, with --explain, why
+//   sweep_report.h      discover fabric: progress on a terminal, what a partial sweep missed
+//   simulate_report.h   simulate tables and JSON
 //   whatif_report.h     whatif tables and JSON, from a run's records
 #pragma once
 
+#include "report/emit_report.h"
 #include "report/inspect.h"
+#include "report/node_classes_report.h"
 #include "report/node_join_report.h"
+#include "report/place_report.h"
+#include "report/simulate_report.h"
+#include "report/sweep_report.h"
 #include "report/whatif_report.h"

@@ -1,7 +1,11 @@
 #include "report/whatif_report.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
+#include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace slurmtopo {
@@ -177,6 +181,24 @@ std::string whatif_report(const json& header, const std::vector<json>& records, 
   else if (mode == "edits") print_edits(out, header, edits_summary(header, records));
   else print_replay(out, header, records);
   return out.str();
+}
+
+std::string whatif_output(const WhatifResult& r, bool json) {
+  if (r.shard) return shard_document(r.header, *r.shard, r.records).dump(2) + "\n";
+  const MergedRun run = as_merged(r.header, r.records);
+  return whatif_report(run.header, run.records, json);
+}
+
+UnitProgress terminal_progress_bar() {
+  if (!isatty(STDERR_FILENO)) return {};
+  auto shown = std::make_shared<int>(-1);
+  return [shown](double done, int total) {
+    const int pct = total > 0 ? static_cast<int>(100 * done / total) : 100;
+    if (pct == *shown) return;
+    *shown = pct;
+    std::cerr << "\rwhatif [" << std::string(pct / 5, '#') << std::string(20 - pct / 5, '.') << "] " << pct << " %"
+              << (pct >= 100 ? "\r                                 \r" : "") << std::flush;
+  };
 }
 
 }  // namespace slurmtopo

@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "base/lines.h"
+
 namespace slurmtopo {
 namespace {
 
@@ -31,14 +33,10 @@ bool strip_continuation(std::string& line) {
 std::vector<SlurmConfLine> read_slurm_conf_lines(std::string_view text) {
   std::vector<SlurmConfLine> lines;
   bool continued = false;
-  int number = 0;
-  size_t pos = 0;
-  while (pos < text.size()) {
-    size_t eol = text.find('\n', pos);
-    if (eol == std::string_view::npos) eol = text.size();
-    std::string_view physical = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    ++number;
+  LineReader reader(text);
+  std::string_view physical;
+  while (reader.next(physical)) {
+    const int number = reader.number();
     if (!physical.empty() && physical.back() == '\r') physical.remove_suffix(1);
     std::string line = strip_comment(physical);
     const bool continues = strip_continuation(line);

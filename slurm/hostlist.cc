@@ -414,4 +414,20 @@ std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::st
   }
 }
 
+std::string compress_hostlist_in_order(const std::vector<std::string>& names) {
+  std::string out;
+  std::vector<std::string> run;
+  auto flush = [&] {
+    if (run.empty()) return;
+    out += (out.empty() ? "" : ",") + compress_hostlist(run);
+    run.clear();
+  };
+  for (const std::string& h : names) {
+    if (!run.empty() && !natural_less(run.back(), h)) flush();
+    run.push_back(h);
+  }
+  flush();
+  return out;
+}
+
 }  // namespace slurmtopo

@@ -18,6 +18,10 @@ std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::st
 // Compresses as `scontrol show hostlist` does (sorted, duplicates removed).
 std::string compress_hostlist(std::vector<std::string> names);
 
+// The names as a hostlist that keeps their order (rank order matters to a ring): sorted
+// stretches compress as compress_hostlist does, a name out of order starts a new stretch.
+std::string compress_hostlist_in_order(const std::vector<std::string>& names);
+
 // Slurm's node table order (22.05+): natural sort, digits compared as numbers.
 bool natural_less(std::string_view a, std::string_view b);
 

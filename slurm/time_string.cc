@@ -4,14 +4,13 @@
 #include <vector>
 
 #include "base/input_error.h"
+#include "base/numbers.h"
 
 namespace slurmtopo {
 
 namespace {
 int field(const std::string& option, const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 9)
-    throw InputError(option, 0, "expected a whole number of at least 0, got '" + text + "'");
-  return std::stoi(text);
+  return static_cast<int>(parse_whole_number(option, text, 0));
 }
 }  // namespace
 

@@ -5,6 +5,7 @@
 //   nccl_model.h        NCCL's latency/bandwidth model per algorithm and protocol
 //   prediction.h        predict(): per size the algorithm, time, algbw, busbw, what limits it
 //   placement_costs.h   many placements at one size, each distinct one predicted once
+//   simulation.h        `slurmtopo simulate` as one call: cluster, hardware, routing, predictions
 // The model, its assumptions and its calibration: docs/simulator.md.
 #pragma once
 
@@ -15,3 +16,4 @@
 #include "simulate/collective/placement.h"
 #include "simulate/collective/placement_costs.h"
 #include "simulate/collective/prediction.h"
+#include "simulate/collective/simulation.h"

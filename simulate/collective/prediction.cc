@@ -127,7 +127,7 @@ Prediction predict(const Cluster& cluster, const std::vector<std::string>& hosts
   return predict(fabric, hosts, profile, options);
 }
 
-std::vector<double> parse_sizes(const std::string& list) {
+std::vector<double> parse_sizes(const std::string& list, const std::string& option) {
   std::vector<double> out;
   size_t start = 0;
   while (start <= list.size()) {
@@ -138,7 +138,7 @@ std::vector<double> parse_sizes(const std::string& list) {
     while (!item.empty() && item.front() == ' ') item.erase(item.begin());
     const std::string original = item;
     auto fail = [&] {
-      throw InputError("--sizes", 0,
+      throw InputError(option, 0,
                        "expected sizes like 1K,1M,16M,256M,1G,8G (bytes, K/M/G/T = 2^10/2^20/2^30/2^40), not `" +
                            original + "`");
     };

@@ -67,8 +67,9 @@ Prediction predict(const Cluster& cluster, const std::vector<std::string>& hosts
                    const HardwareProfile& profile, const SimulateOptions& options);
 
 // "1K,1M,16M,256M,1G,8G" → bytes, binary units as nccl-tests counts them (K = 1024); a plain
-// number is bytes, "B"/"iB" suffixes are accepted. Throws InputError("--sizes", …).
-std::vector<double> parse_sizes(const std::string& list);
+// number is bytes, "B"/"iB" suffixes are accepted. Throws InputError(option, …), naming the
+// option the user typed.
+std::vector<double> parse_sizes(const std::string& list, const std::string& option = "--sizes");
 // 1024 → "1 KiB", 8589934592 → "8 GiB", 1000 → "1000 B".
 std::string format_size(double bytes);
 

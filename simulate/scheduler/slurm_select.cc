@@ -355,34 +355,5 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
   return r;
 }
 
-std::string format_explanation(const SelectResult& r) {
-  const SelectExplanation& x = r.explanation;
-  std::ostringstream out;
-  out << "algorithm: " << x.algorithm << "\n";
-  out << "available nodes: " << x.available_nodes << "\n";
-  if (!x.top.empty())
-    out << "top: " << x.top << (x.top_level >= 0 ? " (level " + std::to_string(x.top_level) + ")" : "") << "\n";
-  if (!x.tiers.empty()) {
-    out << "weight tiers:\n";
-    for (const auto& t : x.tiers)
-      out << "  weight " << t.weight << ": " << t.available << " available, " << t.used << " considered"
-          << (t.forced ? ", all forced into the allocation" : "") << "\n";
-  }
-  if (!x.steps.empty()) {
-    out << "order:\n";
-    for (const auto& s : x.steps) {
-      out << "  " << s.name;
-      if (s.distance != kInfinite) out << "  distance " << s.distance;
-      out << "  free " << s.available << "  took " << s.taken;
-      if (!s.why.empty()) out << "  (" << s.why << ")";
-      out << "\n";
-    }
-  }
-  for (const auto& note : x.notes) out << "note: " << note << "\n";
-  if (r.started) out << "allocated: " << r.hostlist << " (" << r.nodes.size() << " nodes)\n";
-  else if (r.waiting_for_switches) out << "waiting: " << r.reason << "\n";
-  else out << "cannot start: " << r.reason << "\n";
-  return out.str();
-}
 
 }  // namespace slurmtopo

@@ -57,9 +57,12 @@ struct WeightTier {
   int used = 0;       // how many of them entered the candidate set
   bool forced = false;  // a fully consumed lower tier: every node is in the allocation
 };
+// Slurm's INFINITE hop count: switches not connected, or no distance (not a tree).
+inline constexpr uint32_t kNoDistance = 0xffffffffu;
+
 struct LeafStep {
   std::string name;       // leaf switch, base block or consecutive node range
-  uint32_t distance = 0;  // sum of hops to the switches already in use (tree only)
+  uint32_t distance = 0;  // sum of hops to the switches already in use (tree only), or kNoDistance
   int available = 0;      // candidate nodes on it when it was chosen
   int taken = 0;
   std::string why;
@@ -108,6 +111,6 @@ class SlurmSelect {
 };
 
 // The explanation as lines of text.
-std::string format_explanation(const SelectResult& result);
+
 
 }  // namespace slurmtopo

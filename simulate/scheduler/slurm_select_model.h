@@ -15,7 +15,7 @@ namespace slurmtopo {
 
 namespace select_detail {
 
-constexpr uint32_t kInfinite = 0xffffffffu;  // Slurm's INFINITE hop count: not connected
+constexpr uint32_t kInfinite = kNoDistance;
 constexpr int kNoParent = -1;                // SWITCH_NO_PARENT
 
 struct Switch {

@@ -6,6 +6,7 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "base/lines.h"
 
 namespace slurmtopo {
 
@@ -26,14 +27,10 @@ Workload parse_swf(std::string_view text, const std::string& file, int cpus_per_
   if (cpus_per_node < 1) throw InputError(file, 0, "expected at least 1 CPU per node");
   Workload w;
   w.source = file;
-  int line = 0;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t nl = text.find('\n', at);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view row = text.substr(at, nl - at);
-    at = nl + 1;
-    ++line;
+  LineReader reader(text);
+  std::string_view row;
+  while (reader.next(row)) {
+    const int line = reader.number();
     const size_t first = row.find_first_not_of(" \t\r");
     if (first == std::string_view::npos || row[first] == ';') continue;
     double f[kFields];

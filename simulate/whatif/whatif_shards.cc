@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "base/files.h"
 #include "base/input_error.h"
 
 namespace slurmtopo {
@@ -75,6 +76,16 @@ MergedRun merge_shards(const std::vector<std::pair<std::string, std::string>>& s
   if (!missing.empty()) throw InputError(shards.front().first, 0, "units missing from the shards given: " + missing);
   for (auto& [u, rec] : units) merged.records.push_back(std::move(rec));
   return merged;
+}
+
+MergedRun merge_shard_files(const std::vector<std::string>& files) {
+  std::vector<std::pair<std::string, std::string>> shards;
+  for (const auto& f : files) shards.emplace_back(f, read_file(f));
+  return merge_shards(shards);
+}
+
+MergedRun as_merged(const nlohmann::ordered_json& header, const std::vector<nlohmann::ordered_json>& records) {
+  return merge_shards({{"whatif", shard_document(header, {0, 1}, records).dump()}});
 }
 
 }  // namespace slurmtopo

@@ -31,5 +31,10 @@ struct MergedRun {
 // (file name, content) per shard. Throws InputError(file, 0, ...) for a file that is not a
 // shard, a shard of another run, a unit twice, or units missing.
 MergedRun merge_shards(const std::vector<std::pair<std::string, std::string>>& shards);
+// The same, reading the files.
+MergedRun merge_shard_files(const std::vector<std::string>& files);
+// One run's records as its merge would give them: through the shard form and back, so that a
+// merge of shards can print nothing else than the run itself.
+MergedRun as_merged(const nlohmann::ordered_json& header, const std::vector<nlohmann::ordered_json>& records);
 
 }  // namespace slurmtopo

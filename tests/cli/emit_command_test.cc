@@ -150,8 +150,8 @@ TEST_CASE("emit topology: --diff says what changes, --nodes restricts and report
   CHECK(r.output.find("~ gpu003: leaf01 -> leaf02") != std::string::npos);
   r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]'");
   CHECK(r.code == 0);
-  CHECK(r.output.find("1 Slurm nodes not in the fabric: gpu009") != std::string::npos);
-  CHECK(r.output.find("1 fabric hosts not in Slurm, left out: gpu004") != std::string::npos);
+  CHECK(r.output.find("1 Slurm node not in the fabric: gpu009") != std::string::npos);
+  CHECK(r.output.find("1 fabric host not in Slurm, left out: gpu004") != std::string::npos);
   CHECK(r.output.find("SwitchName=leaf02 Nodes=gpu003\n") != std::string::npos);
 }
 

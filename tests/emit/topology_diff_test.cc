@@ -12,7 +12,7 @@ TEST_CASE("topology diff: moves, additions and drops in an admin's terms") {
   TopologyDiff d = diff_topology(old_file, new_file);
   CHECK(d.lines == std::vector<std::string>{"~ n[3-4]: l1 -> l2", "+ nodes n9", "- nodes n8"});
   CHECK(d.old_nodes == 8);
-  CHECK(d.dropped_nodes == 1);
+  CHECK(d.dropped.size() == 1);
 }
 
 TEST_CASE("topology diff: switches added, removed and re-parented") {

@@ -478,3 +478,12 @@ TEST_CASE("hostlists match scontrol on random and edge-case expressions") {
           << " with mixed widths), edge cases "
           << edge_ok << "/" << edge.size() << ", natural order " << natural_ok << "/40");
 }
+
+TEST_CASE("hostlist in order: sorted stretches compress, a name out of order starts a new one") {
+  CHECK(slurmtopo::compress_hostlist_in_order({"gpu1", "gpu2", "gpu3"}) == "gpu[1-3]");
+  CHECK(slurmtopo::compress_hostlist_in_order({"gpu3", "gpu1", "gpu2"}) == "gpu3,gpu[1-2]");
+  CHECK(slurmtopo::compress_hostlist_in_order({"gpu1", "gpu9", "gpu10", "gpu2"}) == "gpu[1,9-10],gpu2");
+  CHECK(slurmtopo::compress_hostlist_in_order({}).empty());
+  for (const auto& order : std::vector<std::vector<std::string>>{{"b2", "a1", "b1"}, {"n10", "n2", "n3", "n1"}})
+    CHECK(slurmtopo::expand_hostlist(slurmtopo::compress_hostlist_in_order(order)) == order);
+}

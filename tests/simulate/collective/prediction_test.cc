@@ -44,6 +44,7 @@ TEST_CASE("prediction: sizes as nccl-tests counts them") {
   CHECK(parse_sizes("100, 2KiB,3MB , 1.5K") == std::vector<double>{100, 2048, 3 * MiB, 1536});
   CHECK_THROWS_WITH_AS(parse_sizes("1K,,2K"), doctest::Contains("expected sizes like"), InputError);
   CHECK_THROWS_AS(parse_sizes("1X"), InputError);
+  CHECK_THROWS_WITH_AS(parse_sizes("1X", "--size"), doctest::Contains("--size: "), InputError);
   CHECK_THROWS_AS(parse_sizes("-1K"), InputError);
   CHECK_THROWS_AS(parse_sizes("0"), InputError);
   CHECK(format_size(1024) == "1 KiB");

@@ -243,16 +243,6 @@ TEST_CASE("select: nodes under no switch are never placed by the tree, but are b
   CHECK(c.place(10) == "n[1-10]");
 }
 
-TEST_CASE("select: the explanation names the top switch, the leaf order and the outcome") {
-  Case c{kTwoPods};
-  SelectResult r = c.run(6, "n[5-7]");
-  const std::string text = format_explanation(r);
-  CHECK(text.find("top: root (level 2)") != std::string::npos);
-  CHECK(text.find("l3  distance 0") != std::string::npos);
-  CHECK(text.find("l4  distance 2") != std::string::npos);
-  CHECK(text.find("allocated: n[9-14]") != std::string::npos);
-}
-
 TEST_CASE("select: any release names the newest modelled rules at or before it") {
   CHECK(parse_slurm_version("22.05") == SlurmVersion::V22_05);
   CHECK(parse_slurm_version("23.11") == SlurmVersion::V22_05);

@@ -1,16 +1,15 @@
-#include "cli/select_options.h"
+#include "simulate/scheduler/slurm_nodes.h"
 
 #include <unordered_map>
 
-#include "base/base.h"
-#include "slurm/slurm.h"
+#include "base/input_error.h"
+#include "base/numbers.h"
+#include "slurm/hostlist.h"
 
-namespace slurmtopo::cli {
+namespace slurmtopo {
 
 namespace {
 
-// 'HOSTLIST=V,HOSTLIST=V': commas inside brackets belong to the hostlist, and a part without
-// '=' joins the next one ("a,b=5" gives a and b the value 5).
 std::vector<std::pair<std::string, std::string>> assignments(const std::string& option, const std::string& spec) {
   std::vector<std::string> parts;
   std::string cur;
@@ -43,17 +42,6 @@ std::vector<std::pair<std::string, std::string>> assignments(const std::string& 
 
 }  // namespace
 
-std::vector<std::string> hostnames(const std::string& option, const std::string& expr) {
-  return expand_hostlist_at(expr, option);
-}
-
-uint64_t number(const std::string& option, const std::string& text, uint64_t min) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18 ||
-      std::stoull(text) < min)
-    throw InputError(option, 0, "expected a whole number of at least " + std::to_string(min) + ", got '" + text + "'");
-  return std::stoull(text);
-}
-
 std::vector<SlurmNode> slurm_nodes(const std::vector<std::string>& names, const std::string& weights,
                                    const std::string& cpus) {
   std::vector<SlurmNode> nodes;
@@ -70,15 +58,15 @@ std::vector<SlurmNode> slurm_nodes(const std::vector<std::string>& names, const 
       return;
     }
     for (const auto& [list, value] : assignments(option, spec))
-      for (const auto& n : hostnames(option, list)) {
+      for (const auto& n : expand_hostlist_at(list, option)) {
         auto it = where.find(n);
         if (it == where.end()) throw InputError(option, 0, "node " + n + " is not in --nodes");
         set(nodes[it->second], value);
       }
   };
-  apply("--weights", weights, [](SlurmNode& n, const std::string& v) { n.weight = number("--weights", v, 0); });
-  apply("--cpus", cpus, [](SlurmNode& n, const std::string& v) { n.cpus = static_cast<int>(number("--cpus", v, 1)); });
+  apply("--weights", weights, [](SlurmNode& n, const std::string& v) { n.weight = parse_whole_number("--weights", v, 0); });
+  apply("--cpus", cpus, [](SlurmNode& n, const std::string& v) { n.cpus = static_cast<int>(parse_whole_number("--cpus", v, 1)); });
   return nodes;
 }
 
-}  // namespace slurmtopo::cli
+}  // namespace slurmtopo

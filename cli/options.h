@@ -1,0 +1,35 @@
+// The options several commands share, declared once: the fabric (--fabric, --node-name-map,
+// --config), the node descriptions (--nodes-dir, --node-class, --nodes) and the output (-o).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "discover/discover.h"
+#include "graph/graph.h"
+
+namespace slurmtopo::cli {
+
+enum class FabricOption {
+  Required,  // the command reads a fabric
+  Optional,  // it can join with one, or build from one
+  MapsOnly,  // the fabric comes from elsewhere (a live sweep): only --node-name-map, --config
+};
+
+// Declares --fabric (unless MapsOnly), --node-name-map and --config; returns --fabric's option
+// (nullptr for MapsOnly) so a command can make it exclude another. `fabric_help` replaces the
+// default description of --fabric.
+CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOption need,
+                                const std::string& fabric_help = "");
+
+// What the node-description options fill.
+struct NodeInputs {
+  NodeSources sources;
+  std::string nodes;  // --nodes HOSTLIST: hosts that must all be described
+};
+void add_node_options(CLI::App& app, NodeInputs& inputs);
+
+// -o/--output: "-" or absent is stdout. `what` says what is written there.
+CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what);
+
+}  // namespace slurmtopo::cli

@@ -1,0 +1,47 @@
+#include "discover/collect_run.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "base/input_error.h"
+
+extern char** environ;
+
+namespace slurmtopo {
+
+namespace {
+
+int run(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid;
+  const int err = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ);
+  if (err != 0)
+    throw InputError("srun", 0, std::string("cannot start srun: ") + std::strerror(err) +
+                                    " (is this a Slurm submit host? try --dry-run)");
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+CollectOutcome run_collect(const CollectPlan& plan) {
+  std::error_code ec;
+  std::filesystem::create_directories(plan.out_dir, ec);
+  if (ec) throw InputError(plan.out_dir, 0, "cannot create the output directory: " + ec.message());
+  CollectOutcome out;
+  out.srun_exit = run(plan.srun_argv);
+  for (size_t i = 0; i < plan.hosts.size(); ++i)
+    if (!std::filesystem::exists(plan.expected_files[i])) out.missing.push_back(plan.hosts[i]);
+  out.delivered = plan.hosts.size() - out.missing.size();
+  return out;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,23 @@
+// Running the srun step collect_plan builds, and what came back: which nodes delivered no
+// export.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "discover/collect_plan.h"
+
+namespace slurmtopo {
+
+struct CollectOutcome {
+  int srun_exit = 0;                  // srun's exit code (128 + signal when killed)
+  size_t delivered = 0;               // exports found in the output directory
+  std::vector<std::string> missing;   // nodes without one
+};
+
+// Creates the output directory, runs srun without a shell (the argv is exactly what --dry-run
+// prints) and looks for every expected file. Throws InputError when the directory cannot be
+// made or srun cannot be started.
+CollectOutcome run_collect(const CollectPlan& plan);
+
+}  // namespace slurmtopo

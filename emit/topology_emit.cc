@@ -1,0 +1,80 @@
+#include "emit/topology_emit.h"
+
+#include "base/text.h"
+#include "base/files.h"
+#include "base/input_error.h"
+#include "emit/write_guard.h"
+#include "slurm/hostlist.h"
+#include "slurm/slurm_conf.h"
+
+namespace slurmtopo {
+
+namespace {
+
+std::string listed(std::vector<std::string> names) {
+  std::string list = compress_hostlist(std::move(names));
+  return list.size() > 300 ? list.substr(0, 300) + "…" : list;
+}
+
+ParsedTopology read_topology(const std::string& path) {
+  std::string text;
+  if (!read_file_if_exists(path, text)) throw InputError(path, 0, "cannot read the current topology.conf");
+  ParsedTopology parsed = parse_topology_conf(text, path);
+  if (!parsed.errors.empty()) throw InputError(path, parsed.errors.front().line, parsed.errors.front().message);
+  return parsed;
+}
+
+std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPlan& plan) {
+  std::vector<std::string> w;
+  int unresolved = 0;
+  for (const auto& h : cluster.hcas) unresolved += !h.unresolved.empty();
+  if (unresolved)
+    w.push_back(counted(unresolved, "HCA has", "HCAs have") + " no usable host name (see slurmtopo inspect)");
+  for (const Anomaly& a : cluster.anomalies)
+    if (a.kind == Anomaly::Kind::SplitFabrics) w.push_back(a.subject + ": " + a.detail);
+  if (!plan.in_slurm_not_fabric.empty())
+    w.push_back(counted(plan.in_slurm_not_fabric.size(), "Slurm node", "Slurm nodes") + " not in the fabric: " +
+                listed(plan.in_slurm_not_fabric));
+  return w;
+}
+
+}  // namespace
+
+EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
+  const Cluster cluster = load_cluster(r.inputs);
+  TopologyRequest request;
+  request.command = r.command;
+  if (!r.nodes.empty()) request.slurm_nodes = expand_hostlist_at(r.nodes, "--nodes");
+  else if (!r.slurm_conf.empty()) request.slurm_nodes = load_slurm_conf(r.slurm_conf).nodes();
+
+  EmitTopologyResult out;
+  out.plan = plan_topology(cluster, request);
+  out.to_stdout = is_stdout(r.output);
+  out.target = out.to_stdout ? "topology.conf" : r.output;
+  out.warnings = input_warnings(cluster, out.plan);
+  if (!out.plan.in_fabric_not_slurm.empty())
+    out.notes.push_back(counted(out.plan.in_fabric_not_slurm.size(), "fabric host", "fabric hosts") +
+                        " not in Slurm, left out: " +
+                        listed(out.plan.in_fabric_not_slurm));
+  if (!out.plan.check.ok()) {
+    out.refusal = "slurmctld would not accept it";
+    return out;
+  }
+
+  const ParsedTopology next = parse_topology_conf(out.plan.text, out.target);
+  if (!r.diff.empty()) {
+    out.diff = diff_topology(read_topology(r.diff), next);
+    out.diff_against = r.diff;
+  }
+  if (out.to_stdout) return out;
+  std::string current;
+  if (read_file_if_exists(r.output, current)) {
+    const TopologyDiff d = diff_topology(read_topology(r.output), next);
+    if (!r.force) out.refusal = shrink_refusal(d.old_nodes, d.dropped, "the sweep");
+    if (out.refusal) return out;
+  }
+  out.written = atomic_write(r.output, out.plan.text);
+  return out;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,56 @@
+#include "report/place_report.h"
+
+#include <sstream>
+
+#include "base/text.h"
+namespace slurmtopo {
+
+namespace {
+
+// slurmctld counts tree levels from 0 at the leaves; the topology.conf slurmtopo writes says
+// "# level 1: leaves". The admin reads the file, so a tree level is shown the way it numbers
+// them. (A block level is the aggregation level, 0 = the base block, as BlockSizes lists.)
+int topology_level(const SelectExplanation& x) {
+  return x.algorithm.rfind("topology/tree", 0) == 0 ? x.top_level + 1 : x.top_level;
+}
+
+std::string explanation(const SelectResult& r) {
+  const SelectExplanation& x = r.explanation;
+  std::ostringstream out;
+  out << "algorithm: " << x.algorithm << "\n";
+  out << "available nodes: " << x.available_nodes << "\n";
+  if (!x.top.empty())
+    out << "top: " << x.top << (x.top_level >= 0 ? " (level " + std::to_string(topology_level(x)) + ")" : "") << "\n";
+  if (!x.tiers.empty()) {
+    out << "weight tiers:\n";
+    for (const auto& t : x.tiers)
+      out << "  weight " << t.weight << ": " << t.available << " available, " << t.used << " considered"
+          << (t.forced ? ", all forced into the allocation" : "") << "\n";
+  }
+  if (!x.steps.empty()) {
+    out << "order:\n";
+    for (const auto& s : x.steps) {
+      out << "  " << s.name;
+      if (s.distance != kNoDistance) out << "  distance " << s.distance;
+      out << "  free " << s.available << "  took " << s.taken;
+      if (!s.why.empty()) out << "  (" << s.why << ")";
+      out << "\n";
+    }
+  }
+  for (const auto& note : x.notes) out << "note: " << note << "\n";
+  if (r.started) out << "allocated: " << r.hostlist << " (" << counted(r.nodes.size(), "node", "nodes") << ")\n";
+  else if (r.waiting_for_switches) out << "waiting: " << r.reason << "\n";
+  else out << "cannot start: " << r.reason << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+std::string place_report(const SelectResult& r, bool explain) {
+  std::string out;
+  if (r.started) out += r.hostlist + "\n";
+  if (explain) out += explanation(r);
+  return out;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,90 @@
+#include "simulate/collective/simulation.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "base/input_error.h"
+#include "discover/node_set.h"
+#include "graph/node_join.h"
+#include "simulate/network/fabric_model.h"
+#include "simulate/network/forwarding_tables.h"
+
+namespace slurmtopo {
+
+namespace {
+
+// The speed the fabric shows for a host's first HCA cable: hwloc does not know the NIC speed,
+// so a profile made from node exports takes it from the fabric.
+LinkSpeed fabric_nic_speed(const Cluster& cluster, const std::string& host) {
+  const int h = cluster.host_index(host);
+  if (h < 0 || cluster.hosts[h].hcas.empty()) return LinkSpeed::Unknown;
+  const Hca& hca = cluster.hcas[cluster.hosts[h].hcas.front()];
+  for (const Link& l : cluster.fabrics[hca.fabric].links)
+    if (l.a.guid == hca.guid || l.b.guid == hca.guid) return l.speed;
+  return LinkSpeed::Unknown;
+}
+
+// From node exports: the profile of the first host's hardware, and every host's GPU → HCA
+// layout (which NIC each GPU's channels use).
+struct NodeData {
+  HardwareProfile profile;
+  GpuNics gpu_nics;
+  std::vector<std::string> warnings;
+};
+
+NodeData node_data(const std::string& nodes_dir, const Cluster& cluster, const std::vector<std::string>& hosts) {
+  NodeSources sources;
+  sources.nodes_dir = nodes_dir;
+  sources.expected_hosts = hosts;
+  const NodeSet set = load_node_set(sources);
+  NodeData d;
+  d.profile = profile_for_node(set.nodes.front(), fabric_nic_speed(cluster, set.nodes.front().hostname));
+  if (set.classes.size() > 1)
+    d.warnings.push_back("the hosts differ in hardware (" + std::to_string(set.classes.size()) +
+                         " node classes); simulating them all as " + set.nodes.front().hostname);
+  const NodeJoin join = join_nodes(set, &cluster);
+  for (const HostJoin& hj : join.hosts) {
+    d.gpu_nics.hosts.push_back(set.nodes[hj.node].hostname);
+    std::vector<int> per_gpu;
+    for (const GpuPath& g : hj.gpus) per_gpu.push_back(g.hca);
+    d.gpu_nics.gpu_hca.push_back(std::move(per_gpu));
+  }
+  return d;
+}
+
+}  // namespace
+
+SimulationResult run_simulation(const SimulationRequest& r) {
+  if (r.profile.empty() == r.nodes_dir.empty())
+    throw InputError("simulate", 0, "expected either --profile (a shipped name or a YAML file) or --nodes-dir");
+  if (!r.lft.empty() && r.options.routing != RoutingKind::Lft)
+    throw InputError("--lft", 0, "expected --routing lft with forwarding tables to walk");
+  Cluster cluster = load_cluster(r.inputs);
+  std::unique_ptr<Routing> routing;
+  if (r.options.routing == RoutingKind::Lft && !r.lft.empty())
+    routing = make_lft_routing(cluster, read_forwarding_tables_file(r.lft));
+  else
+    routing = make_routing(cluster, r.options.routing);
+  const FabricModel fabric(cluster, std::move(routing));
+
+  SimulationResult out;
+  SimulateOptions options = r.options;
+  NodeData nodes;
+  if (!r.profile.empty()) {
+    out.profile = load_profile(r.profile);
+  } else {
+    std::vector<std::string> all = r.hosts;
+    all.insert(all.end(), r.compare.begin(), r.compare.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    nodes = node_data(r.nodes_dir, cluster, all);
+    out.profile = nodes.profile;
+    options.gpu_nics = &nodes.gpu_nics;
+  }
+  out.placement = predict(fabric, r.hosts, out.profile, options);
+  out.placement.warnings.insert(out.placement.warnings.end(), nodes.warnings.begin(), nodes.warnings.end());
+  if (!r.compare.empty()) out.compared = predict(fabric, r.compare, out.profile, options);
+  return out;
+}
+
+}  // namespace slurmtopo
