@@ -1,7 +1,8 @@
 // ibnetdiscover topology text → Fabric, by hand: a 65k-host dump is ~40 MB and the whole
 // pipeline has a 2 s budget, so each line is scanned once, left to right, without regexes,
 // port lines (most of the text) allocate nothing beyond their Link, and each cable is merged
-// with its other end as soon as that is read.
+// with its other end as soon as that is read. One file for one grammar: the line forms below
+// and their quirks are easier to check against real dumps kept together.
 //
 // The grammar, as every rdma-core/OFED version since 2007 prints it (see the public dumps):
 //   vendid=0x2c9 / devid=0x.. / sysimgguid=0x.. / switchguid=0x..(portguid) / caguid= / rtguid=

@@ -2,25 +2,9 @@
 
 #include <sstream>
 
+#include "slurm/ranges.h"
+
 namespace slurmtopo {
-namespace {
-
-// "0-13,28-41": the Cores= spelling, so equal lists give equal signatures.
-std::string ranges(const std::vector<int>& v) {
-  std::string out;
-  for (size_t i = 0; i < v.size();) {
-    size_t j = i;
-    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(v[i]);
-    if (j > i) out += '-' + std::to_string(v[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
-}  // namespace
-
 const char* to_string(PathClass c) {
   switch (c) {
     case PathClass::PIX: return "PIX";
@@ -44,7 +28,7 @@ std::string NodeInventory::hardware_signature() const {
     << " gpus=" << gpus.size();
   for (const Gpu& g : gpus) {
     s << " | " << (g.slurm_type.empty() ? "?" : g.slurm_type) << ' ' << g.device_file << " cores="
-      << ranges(g.cores);
+      << format_ranges(g.cores);
     if (!g.nvlinks.empty()) {
       s << " links=";
       for (size_t i = 0; i < g.nvlinks.size(); ++i) s << (i ? "," : "") << g.nvlinks[i];

@@ -26,19 +26,6 @@ std::vector<int> slurm_cores(const std::vector<int>& cores, int sockets, int cor
   return out;
 }
 
-std::string format_ranges(const std::vector<int>& values) {
-  std::string out;
-  for (size_t i = 0; i < values.size();) {
-    size_t j = i;
-    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(values[i]);
-    if (j > i) out += '-' + std::to_string(values[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 ClassGres gres_for_class(const NodeInventory& node, const std::string& hostlist, SlurmRelease version,
                          const std::string& dev_dir) {
   ClassGres out;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "discover/node_inventory.h"
+#include "slurm/ranges.h"
 #include "slurm/release.h"
 
 namespace slurmtopo {
@@ -20,8 +21,6 @@ namespace slurmtopo {
 // Empty stays empty (no locality known: Slurm then allows every core).
 std::vector<int> slurm_cores(const std::vector<int>& cores, int sockets, int cores_per_socket, CoreRule rule);
 
-// "0-13,28-41" as Slurm writes core and index ranges.
-std::string format_ranges(const std::vector<int>& values);
 
 struct GresLine {
   std::string type;             // "" → no Type=

@@ -9,6 +9,7 @@
 
 #include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
+#include "slurm/ranges.h"
 
 namespace slurmtopo {
 namespace {
@@ -49,27 +50,6 @@ bool split_pairs(const std::string& text, std::vector<Pair>& out, std::string& e
 bool parse_int(std::string_view s, long& out) {
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && end == s.data() + s.size() && !s.empty();
-}
-
-// "0-13,28-41" (Cores=) into a sorted list; false on anything else.
-bool parse_ranges(const std::string& s, std::vector<int>& out) {
-  size_t pos = 0;
-  while (pos <= s.size()) {
-    size_t comma = s.find(',', pos);
-    std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    size_t dash = item.find('-');
-    long lo = 0, hi = 0;
-    if (!parse_int(item.substr(0, dash), lo)) return false;
-    hi = lo;
-    if (dash != std::string::npos && !parse_int(item.substr(dash + 1), hi)) return false;
-    if (lo < 0 || hi < lo || hi - lo > 1 << 20) return false;
-    for (long v = lo; v <= hi; ++v) out.push_back(static_cast<int>(v));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return true;
 }
 
 // "-1,6,6,6" (Links=): order matters, no ranges.

@@ -1,6 +1,8 @@
 // Slurm 22.05 hostlist semantics, re-derived from src/common/hostlist.c and checked against
 // `scontrol show hostnames|hostlist` (tests/slurm/hostlist_test.cc). Where 22.05 silently
-// produces a mangled name we throw instead; each such place says so.
+// produces a mangled name we throw instead; each such place says so. One file, longer than
+// most: expansion, compression and ordering share the prefix/number/suffix rules, and read
+// best beside each other and beside hostlist.c.
 #include "slurm/hostlist.h"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 //   node_names.h      what Slurm accepts as a node name
 //   config_lines.h    the line rules every Slurm config file shares (comments, continuations)
 //   slurm_conf.h      slurm.conf's NodeName lines, following Include
+//   ranges.h          index ranges as Slurm spells them ("0-13,28-41")
 //   gres_conf.h       gres.conf and NodeName= attributes as slurmd reads them
 //   topology_conf.h   topology.conf for topology/tree
 //   block_topology.h  topology.conf for topology/block (BlockName=, BlockSizes=)
@@ -16,6 +17,7 @@
 #include "slurm/gres_conf.h"
 #include "slurm/hostlist.h"
 #include "slurm/node_names.h"
+#include "slurm/ranges.h"
 #include "slurm/release.h"
 #include "slurm/slurm_conf.h"
 #include "slurm/time_string.h"

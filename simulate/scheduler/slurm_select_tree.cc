@@ -1,6 +1,7 @@
 // topology/tree placement: _eval_nodes_topo (fewest leaf switches, nearest first) and
 // _eval_nodes_dfly (TopologyParam=Dragonfly), as select/cons_tres 22.05 and the tree plugin of
-// later releases run them. Names follow Slurm's so the two can be read side by side.
+// later releases run them. Names follow Slurm's so the two can be read side by side; that is
+// also why it is one file over 400 lines: it follows Slurm's two functions step for step.
 #include <algorithm>
 #include <string>
 

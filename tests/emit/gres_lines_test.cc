@@ -40,12 +40,6 @@ TEST_CASE("Cores: unknown locality stays empty, ids beyond the node are left for
   CHECK(slurm_cores({5, 200}, 2, 56, CoreRule::WholeSockets) == std::vector<int>{5, 200});
 }
 
-TEST_CASE("ranges as Slurm writes them") {
-  CHECK(format_ranges({}) == "");
-  CHECK(format_ranges({3}) == "3");
-  CHECK(format_ranges({0, 1, 2, 5, 7, 8}) == "0-2,5,7-8");
-}
-
 TEST_CASE("XE8640 for 22.05: local cores, NVLink counts with -1 at each GPU's own index") {
   ClassGres c = gres_for_class(xe8640_like("gpu001"), "gpu[001-002]", {22, 5});
   REQUIRE(c.gpus.size() == 4);
