@@ -16,21 +16,44 @@ void fail(const std::string& path, const std::string& what) {
   throw InputError(path, 0, what + ": " + std::strerror(errno));
 }
 
+// Writes `content` to a new file that becomes `path` only when complete. Where the file system
+// supports O_TMPFILE (ext4, xfs, btrfs, tmpfs) the file has no name until then, so a run killed
+// mid-write (SIGKILL, OOM, power) leaves nothing behind, not even a temp file.
 void write_all(const std::string& path, const std::string& content) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const std::string dir = [&] {
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : path.substr(0, slash);
+  }();
+  bool anonymous = true;
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    anonymous = false;
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  }
   if (fd < 0) fail(path, "cannot create");
+  auto give_up = [&](const std::string& what) {
+    const int saved = errno;
+    ::close(fd);
+    if (!anonymous) ::unlink(path.c_str());
+    errno = saved;
+    fail(path, what);
+  };
   size_t done = 0;
   while (done < content.size()) {
     ssize_t n = ::write(fd, content.data() + done, content.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      ::close(fd);
-      ::unlink(path.c_str());
-      fail(path, "cannot write");
+      give_up("cannot write");
     }
     done += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+  if (::fsync(fd) != 0) give_up("cannot flush");
+  if (anonymous) {
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, path.c_str(), AT_SYMLINK_FOLLOW) != 0)
+      give_up("cannot create");
+  }
+  if (::close(fd) != 0) {
     ::unlink(path.c_str());
     fail(path, "cannot flush");
   }

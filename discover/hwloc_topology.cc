@@ -6,9 +6,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 
+#include "base/crash_guard.h"
 #include "base/files.h"
 #include "base/input_error.h"
 
@@ -133,10 +135,18 @@ HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& sou
     edited = prolog + text->substr(text->find("<topology"));
     text = &edited;
   }
-  HwlocTopology topology = init_topology();
   // The length includes the terminating NUL, as hwloc's parser expects.
-  if (hwloc_topology_set_xmlbuffer(topology.get(), text->c_str(), static_cast<int>(text->size() + 1)) != 0 ||
-      hwloc_topology_load(topology.get()) != 0)
+  auto load = [&](hwloc_topology_t t) {
+    return hwloc_topology_set_xmlbuffer(t, text->c_str(), static_cast<int>(text->size() + 1)) == 0 &&
+           hwloc_topology_load(t) == 0;
+  };
+  if (std::optional<int> sig = signal_killing([&] { load(init_topology().get()); }))
+    throw InputError(source, 0,
+                     std::string("libhwloc crashes on this XML export (") + strsignal(*sig) +
+                         "; lstopo does too): the file is damaged — export it again on the node with "
+                         "`lstopo --of xml` (or `slurmtopo collect`)");
+  HwlocTopology topology = init_topology();
+  if (!load(topology.get()))
     throw InputError(source, 0,
                      std::string("hwloc cannot load this XML export (") + std::strerror(errno) +
                          "): expected the output of `lstopo --of xml` from hwloc 1.x or 2.x");

@@ -16,7 +16,8 @@ using HwlocTopology = std::unique_ptr<hwloc_topology, HwlocTopologyDeleter>;
 
 // Loads an XML export (hwloc formats 1.x and 2.0). InputError, naming the file and line, for
 // an unreadable or empty file, XML format 3.0 (hwloc 2.9 refuses it), a file cut short before
-// </topology>, and anything else hwloc cannot parse.
+// </topology>, a file libhwloc crashes on (tried in a child process first, so the run survives),
+// and anything else hwloc cannot parse.
 HwlocTopology load_hwloc_xml(const std::string& path);
 
 // The same from XML text already in memory; `source` names it in errors.

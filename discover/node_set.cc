@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "base/input_error.h"
+#include "base/text.h"
 #include "discover/hwloc_node.h"
 #include "discover/node_json.h"
 #include "slurm/hostlist.h"
@@ -100,11 +101,28 @@ std::map<std::string, NodeInventory> load_files(const std::vector<Job>& jobs, un
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  // Every bad file is named at once: an admin fixing a cluster's exports should not meet
+  // them one run at a time.
+  std::vector<std::pair<std::string, int>> bad_at;
+  std::string others;
   std::map<std::string, NodeInventory> by_path;
   for (size_t i = 0; i < paths.size(); ++i) {
-    if (errors[i]) std::rethrow_exception(errors[i]);
-    by_path.emplace(paths[i], std::move(loaded[i]));
+    if (!errors[i]) {
+      by_path.emplace(paths[i], std::move(loaded[i]));
+      continue;
+    }
+    try {
+      std::rethrow_exception(errors[i]);
+    } catch (const InputError& e) {
+      if (bad_at.empty()) others = e.what();
+      else others += std::string("\n") + e.what();
+      bad_at.push_back({e.file(), e.line()});
+    }
   }
+  if (bad_at.size() == 1) std::rethrow_exception(*std::find_if(errors.begin(), errors.end(), [](auto& e) { return e != nullptr; }));
+  if (!bad_at.empty())
+    throw InputError(bad_at.front().first, bad_at.front().second,
+                     counted(bad_at.size(), "node file", "node files") + " cannot be used:\n" + others);
   return by_path;
 }
 

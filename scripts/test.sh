@@ -17,3 +17,6 @@ if [[ ${SLURMTOPO_NO_SKIPS:-0} == 1 ]] && grep -q '\*\*\*Skipped' "$log"; then
   grep '\*\*\*Skipped' "$log" >&2
   exit 1
 fi
+# The second build, with the whole suite (no ctest selection given): the unit tests under
+# ASan + UBSan, and every reader fuzzed for a while.
+(( $# > 0 )) || scripts/test-sanitizers.sh

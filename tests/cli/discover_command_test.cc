@@ -6,6 +6,7 @@
 #include "discover/hwloc_node.h"
 #include "discover/node_json.h"
 #include "tests/cli/cli_test_support.h"
+#include "tests/skip.h"
 
 using slurmtopo::testing::run;
 using slurmtopo::testing::Scratch;
@@ -16,7 +17,7 @@ const std::filesystem::path kNodes = std::filesystem::path(SLURMTOPO_SOURCE_DIR)
 
 bool have(const std::string& rel) {
   if (std::filesystem::exists(kNodes / rel)) return true;
-  MESSAGE("skipped: " << (kNodes / rel).string() << " is not available");
+  slurmtopo::testing::skip((kNodes / rel).string() + " is not available");
   return false;
 }
 

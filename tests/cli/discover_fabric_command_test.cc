@@ -6,13 +6,14 @@
 #include <cstdlib>
 
 #include "tests/cli/cli_test_support.h"
+#include "tests/skip.h"
 
 using slurmtopo::testing::run;
 using slurmtopo::testing::Scratch;
 
 TEST_CASE("slurmtopo discover fabric: no usable HCA is exit 2, names the port, writes nothing") {
   if (std::getenv("LD_PRELOAD")) {
-    MESSAGE("skipped: LD_PRELOAD is set (a simulated HCA may answer)");
+    slurmtopo::testing::skip("LD_PRELOAD is set (a simulated HCA may answer)");
     return;
   }
   Scratch s;

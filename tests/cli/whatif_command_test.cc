@@ -8,6 +8,7 @@
 
 #include "slurm/hostlist.h"
 #include "tests/cli/cli_test_support.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo::testing;
 
@@ -204,7 +205,7 @@ TEST_CASE("whatif: -o writes the report atomically") {
 
 TEST_CASE("whatif: a progress bar on a terminal's stderr, never in the report") {
   if (std::system("command -v script >/dev/null 2>&1") != 0) {
-    MESSAGE("skipped: util-linux `script` (to give the run a terminal) is not installed");
+    slurmtopo::testing::skip("util-linux `script` (to give the run a terminal) is not installed");
     return;
   }
   Scratch s;

@@ -9,6 +9,7 @@
 
 #include "discover/node_set.h"
 #include "tests/discover/hwloc_test_support.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 using namespace slurmtopo::testing;
@@ -87,7 +88,7 @@ TEST_CASE("shell_quote") {
 
 TEST_CASE("the collect task, run here as Slurm would run it on a node") {
   if (std::system("command -v lstopo-no-graphics >/dev/null 2>&1") != 0) {
-    MESSAGE("skipped: lstopo-no-graphics is not installed (apt-get install hwloc)");
+    slurmtopo::testing::skip("lstopo-no-graphics is not installed (apt-get install hwloc)");
     return;
   }
   ScratchDir s;

@@ -15,6 +15,7 @@
 
 #include "base/input_error.h"
 #include "discover/hwloc_node.h"
+#include "tests/skip.h"
 
 namespace slurmtopo::testing {
 
@@ -25,7 +26,7 @@ inline const std::filesystem::path kSharedNodes =
 inline std::optional<std::string> shared_node_file(const std::string& rel) {
   const std::filesystem::path p = kSharedNodes / rel;
   if (!std::filesystem::exists(p)) {
-    MESSAGE("skipped: " << p.string() << " is not available");
+    slurmtopo::testing::skip(p.string() + " is not available");
     return std::nullopt;
   }
   return p.string();

@@ -13,6 +13,7 @@
 
 #include "base/input_error.h"
 #include "discover/ibnetdiscover_text.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 
@@ -26,7 +27,7 @@ std::string public_dump_path(const std::string& rel) {
 std::optional<Fabric> parse_public(const std::string& rel) {
   std::ifstream in(public_dump_path(rel), std::ios::binary);
   if (!in) {
-    MESSAGE("skipped: public dump " << rel << " not found under " << public_dump_path(""));
+    slurmtopo::testing::skip("public dump " + std::string(rel) + " not found under " + public_dump_path(""));
     return std::nullopt;
   }
   std::stringstream text;

@@ -9,6 +9,7 @@
 
 #include "discover/ibnetdiscover_text.h"
 #include "discover/ibnetdiscover_writer.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 
@@ -18,7 +19,7 @@ std::optional<std::string> read_public(const std::string& rel) {
   std::string path = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/" + rel;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    MESSAGE("skipped: public dump " << rel << " not found under " SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/");
+    slurmtopo::testing::skip("public dump " + rel + " not found under " SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/");
     return std::nullopt;
   }
   std::stringstream text;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/input_error.h"
+#include "tests/skip.h"
 
 using slurmtopo::InputError;
 using slurmtopo::load_name_map;
@@ -65,7 +66,7 @@ TEST_CASE("load_name_map: plain, H-/S- prefixed and `name: GUID` lines in one fi
 TEST_CASE("load_name_map: the public X5.map (PSMN)") {
   const fs::path path = kShared / "psmn_x5/X5.map";
   if (!fs::exists(path)) {
-    MESSAGE("skipped: " << path << " not found");
+    slurmtopo::testing::skip(path.string() + " not found");
     return;
   }
   const auto map = load_name_map(path.string());
@@ -77,7 +78,7 @@ TEST_CASE("load_name_map: the public X5.map (PSMN)") {
 TEST_CASE("load_name_map: Azure CycleCloud nodes_guids.txt") {
   const fs::path path = kShared / "azure_cyclecloud/nodes_guids.txt";
   if (!fs::exists(path)) {
-    MESSAGE("skipped: " << path << " not found");
+    slurmtopo::testing::skip(path.string() + " not found");
     return;
   }
   const auto map = load_name_map(path.string());

@@ -12,6 +12,7 @@
 #include "base/input_error.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/snapshot.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 
@@ -20,7 +21,7 @@ namespace {
 std::optional<Fabric> parse_public(const std::string& rel) {
   std::ifstream in(SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/" + rel, std::ios::binary);
   if (!in) {
-    MESSAGE("skipped: public dump " << rel << " not found under " SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/");
+    slurmtopo::testing::skip("public dump " + rel + " not found under " SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/");
     return std::nullopt;
   }
   std::stringstream text;

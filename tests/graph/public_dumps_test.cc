@@ -14,6 +14,7 @@
 #include "graph/cluster_inputs.h"
 #include "graph/slurm_tree.h"
 #include "slurm/topology_conf.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 
@@ -22,7 +23,7 @@ const std::string kPublic = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/";
 
 bool have(const std::string& rel) {
   if (std::filesystem::exists(kPublic + rel)) return true;
-  MESSAGE("skipped: " << kPublic + rel << " is absent (../shared is beside the repository in CI)");
+  slurmtopo::testing::skip(kPublic + rel + " is absent (../shared is beside the repository in CI)");
   return false;
 }
 

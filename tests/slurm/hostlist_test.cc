@@ -1,6 +1,7 @@
 // Hostlists: expectations recorded from Slurm 22.05.8's scontrol, then the same functions
 // checked against the real scontrol on seeded random expressions when it is installed.
 #include "slurm/hostlist.h"
+#include "tests/skip.h"
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -363,7 +364,7 @@ bool one_width_per_prefix(const Names& names) {
 TEST_CASE("hostlists match scontrol on random and edge-case expressions") {
   const Scontrol scontrol;
   if (!scontrol.usable()) {
-    MESSAGE("scontrol not on PATH or not working: Slurm comparison skipped");
+    slurmtopo::testing::skip("scontrol not on PATH or not working: no Slurm comparison");
     return;
   }
   // Ours first, then every scontrol call at once, then compare.

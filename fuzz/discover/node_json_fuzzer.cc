@@ -1,0 +1,9 @@
+// libFuzzer harness: slurmtopo node files (JSON).
+#include "fuzz/fuzz_support.h"
+#include "discover/node_json.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace slurmtopo;
+  fuzz::expect_value_or_input_error([&] { node_from_json(fuzz::as_text(data, size), "fuzz.json"); });
+  return 0;
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fuzz every reader: scripts/fuzz.sh BUILD_DIR SECONDS_EACH. BUILD_DIR was configured with
+# -DSLURMTOPO_FUZZ=ON (scripts/test-sanitizers.sh does it). Each harness first replays its kept
+# findings (fuzz/regressions/<harness>/, every one fixed), then runs from seeds: the real data
+# in ../shared, samples/ and tests/bad/. A finding stops the run and is left in
+# $BUILD_DIR/fuzz-findings/<harness>/ to be fixed and kept as a regression input.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${1:?usage: scripts/fuzz.sh BUILD_DIR SECONDS_EACH}
+seconds=${2:-10}
+shared=../shared
+
+# harness → the seed files for it (globs relative to the repository).
+declare -A seeds=(
+  [ibnetdiscover_text_fuzzer]="$shared/fabrics/public/*/*.topo $shared/fabrics/public/*/*.out $shared/fabrics/public/*/*.topofile $shared/fabrics/public/superbench/*ibnetdiscover.txt samples/*.topo samples/*.ibnetdiscover tests/bad/fabric/*"
+  [snapshot_fuzzer]="tests/bad/snapshot/*"
+  [node_json_fuzzer]="samples/nodes/dgx001.json tests/bad/node-json/*"
+  [hwloc_xml_fuzzer]="$shared/nodes/flux-core/*.xml $shared/nodes/hwloc/*.xml tests/bad/hwloc/*"
+  [ibnd_cache_fuzzer]="samples/*.cache"
+  [name_map_fuzzer]="$shared/fabrics/public/*/*.map $shared/fabrics/public/azure_cyclecloud/guid_hostnames.txt $shared/fabrics/public/azure_cyclecloud/nodes_guids.txt tests/bad/name-map/*"
+  [site_config_fuzzer]="samples/site.yaml tests/bad/site-yaml/*"
+  [slurm_conf_fuzzer]="samples/slurm.conf tests/bad/slurm-conf/*"
+  [topology_file_fuzzer]="$shared/fabrics/public/topology_conf/* tests/bad/topology-conf/*"
+  [gres_conf_fuzzer]="tests/bad/gres-conf/*"
+  [hostlist_fuzzer]=""
+  [forwarding_tables_fuzzer]="tests/bad/lft/*"
+  [swf_workload_fuzzer]="tests/bad/swf/*"
+)
+
+status=0
+for harness in $(printf '%s\n' "${!seeds[@]}" | sort); do
+  bin=$build/$harness
+  [[ -x $bin ]] || { echo "fuzz.sh: $bin is not built" >&2; exit 1; }
+  corpus=$(mktemp -d)
+  findings=$build/fuzz-findings/$harness
+  mkdir -p "$findings"
+  # shellcheck disable=SC2086
+  for f in ${seeds[$harness]}; do [[ -f $f ]] && cp "$f" "$corpus/" ; done
+  kept=fuzz/regressions/${harness%_fuzzer}
+  if [[ -d $kept ]] && compgen -G "$kept/*" >/dev/null; then
+    "$bin" "$kept"/* >/dev/null 2>&1 || { echo "fuzz.sh: $harness fails on a kept regression input in $kept" >&2; status=1; }
+  fi
+  echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seeds"
+  if ! "$bin" -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$findings.log" 2>&1; then
+    echo "fuzz.sh: $harness found a crash; see $findings.log and $findings/" >&2
+    tail -40 "$findings.log" >&2
+    status=1
+  fi
+  grep -E '^stat::number_of_executed_units' "$findings.log" | sed "s/^/  $harness /" || true
+  rm -rf "$corpus"
+done
+exit $status

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The second build CI runs: everything under ASan + UBSan, built with Debian's clang so the same
+# build also holds the libFuzzer harnesses (fuzz/). Runs the unit tests (which run the
+# sanitized slurmtopo binary for every CLI test), replays every kept fuzz finding, then fuzzes
+# each reader for FUZZ_SECONDS (default 10) from seeds in ../shared, samples/ and tests/bad/.
+# The integration tests are left to the normal build: ibsim's LD_PRELOAD shim and ASan's
+# runtime both want to be first in the preload list.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+seconds=${FUZZ_SECONDS:-10}
+build=build-sanitize
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSLURMTOPO_FUZZ=ON
+ninja -C "$build" slurmtopo slurmtopo_tests $(cd fuzz && find . -name '*_fuzzer.cc' -printf '%f\n' | sed 's/\.cc$//')
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ctest --test-dir "$build" --output-on-failure -j2 -E '^(integration|layout)/'
+
+scripts/fuzz.sh "$build" "$seconds"
