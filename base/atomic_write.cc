@@ -19,7 +19,7 @@ void fail(const std::string& path, const std::string& what) {
 // Writes `content` to a new file that becomes `path` only when complete. Where the file system
 // supports O_TMPFILE (ext4, xfs, btrfs, tmpfs) the file has no name until then, so a run killed
 // mid-write (SIGKILL, OOM, power) leaves nothing behind, not even a temp file.
-void write_all(const std::string& path, const std::string& content) {
+void write_all(const std::string& path, const std::string& content, const std::string& shown) {
   const std::string dir = [&] {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? std::string(".") : slash == 0 ? std::string("/") : path.substr(0, slash);
@@ -30,13 +30,13 @@ void write_all(const std::string& path, const std::string& content) {
     anonymous = false;
     fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   }
-  if (fd < 0) fail(path, "cannot create");
+  if (fd < 0) fail(shown, "cannot create");
   auto give_up = [&](const std::string& what) {
     const int saved = errno;
     ::close(fd);
     if (!anonymous) ::unlink(path.c_str());
     errno = saved;
-    fail(path, what);
+    fail(shown, what);
   };
   size_t done = 0;
   while (done < content.size()) {
@@ -55,7 +55,7 @@ void write_all(const std::string& path, const std::string& content) {
   }
   if (::close(fd) != 0) {
     ::unlink(path.c_str());
-    fail(path, "cannot flush");
+    fail(shown, "cannot flush");
   }
 }
 }  // namespace
@@ -65,12 +65,12 @@ WriteResult atomic_write(const std::string& path, const std::string& content) {
   const bool exists = read_file_if_exists(path, current);
   if (exists && current == content) return WriteResult::Unchanged;
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  write_all(tmp, content);
+  write_all(tmp, content, path);
   if (exists) {
     // The backup is written the same careful way, so a crash never leaves a torn .bak either.
     const std::string bak = path + ".bak";
     const std::string bak_tmp = bak + ".tmp." + std::to_string(::getpid());
-    write_all(bak_tmp, current);
+    write_all(bak_tmp, current, bak);
     if (std::rename(bak_tmp.c_str(), bak.c_str()) != 0) {
       ::unlink(bak_tmp.c_str());
       ::unlink(tmp.c_str());

@@ -1,5 +1,6 @@
 #include "base/crash_guard.h"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -7,28 +8,49 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
-#include <string>
 
 namespace slurmtopo {
+namespace {
 
-std::optional<int> signal_killing(const std::function<void()>& attempt) {
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+[[noreturn]] void system_error(const char* what) {
+  throw std::runtime_error(std::string(what) + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+ChildOutcome run_in_child(const std::function<int()>& attempt) {
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) system_error("pipe");
+  const pid_t pid = ::fork();
+  if (pid < 0) system_error("fork");
   if (pid == 0) {
-    // An expected crash should not leave a core file per bad export.
     const rlimit no_core{0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    ::dup2(pipe_fds[1], STDERR_FILENO);
+    int code = 1;
     try {
-      attempt();
+      code = attempt();
     } catch (...) {
     }
-    _exit(0);
+    ::_exit(code);
   }
+  ::close(pipe_fds[1]);
+  ChildOutcome outcome;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(pipe_fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (outcome.stderr_text.size() < 65536) outcome.stderr_text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(pipe_fds[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw std::runtime_error(std::string("waitpid: ") + std::strerror(errno));
-  if (WIFSIGNALED(status)) return WTERMSIG(status);
-  return std::nullopt;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) system_error("waitpid");
+  if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
+  else outcome.exit_code = WEXITSTATUS(status);
+  return outcome;
 }
 
 }  // namespace slurmtopo

@@ -1,17 +1,24 @@
 // Some libraries crash on damaged input instead of returning an error (libhwloc on a
-// corrupted XML export: lstopo crashes on the same file). One bad file from one node must not
-// take down a run over the whole cluster, so such a parse is tried first in a child process.
+// corrupted XML export: lstopo crashes on the same file), and explain a refusal only on stderr.
+// One bad file from one node must not take down a run over the whole cluster, so such a parse
+// is tried first in a child process, whose stderr is kept for the error message.
 #pragma once
 
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace slurmtopo {
 
-// Runs `attempt` in a forked child and waits for it. nullopt when the child returned (whatever
-// `attempt` concluded, including by throwing: the caller repeats the work in-process and sees
-// the error itself); otherwise the signal that killed the child (SIGSEGV, SIGABRT, ...).
-// The child never writes anything: it ends with _exit, skipping atexit handlers and buffers.
-std::optional<int> signal_killing(const std::function<void()>& attempt);
+struct ChildOutcome {
+  std::optional<int> signal;  // the signal that killed the child (SIGSEGV, SIGABRT, ...)
+  int exit_code = 0;          // what `attempt` returned, when it returned
+  std::string stderr_text;    // what the child wrote to stderr (the library's own reason)
+};
+
+// Runs `attempt` in a forked child and waits for it. An exception escaping `attempt` is exit
+// code 1. The child writes nothing to the caller's stdout or files: it ends with _exit,
+// skipping atexit handlers and stdio buffers, and leaves no core file.
+ChildOutcome run_in_child(const std::function<int()>& attempt);
 
 }  // namespace slurmtopo

@@ -1,5 +1,7 @@
 #include "base/files.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -11,7 +13,19 @@
 
 namespace slurmtopo {
 
+void expect_readable_kind(const std::string& path, std::string_view what) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return;  // the open below reports why
+  const char* kind = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) && path.rfind("/dev/", 0) != 0 ? "a FIFO"
+                   : S_ISSOCK(st.st_mode) ? "a socket" : nullptr;
+  if (!kind) return;
+  std::string expected = "expected a file";
+  if (!what.empty()) expected += " (" + std::string(what) + ")";
+  throw InputError(path, 0, std::string("is ") + kind + ": " + expected);
+}
+
 std::string read_file(const std::string& path, std::string_view what) {
+  expect_readable_kind(path, what);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::string msg = "cannot read";

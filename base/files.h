@@ -13,6 +13,11 @@ namespace slurmtopo {
 // user's mistake rather than ours.
 std::string read_file(const std::string& path, std::string_view what = {});
 
+// InputError when `path` is a directory, a FIFO or a socket: a directory reads as empty and a
+// FIFO blocks the run until someone writes to it, so both are named before anything is read
+// (read_file does this; readers that stream a file call it first). /dev/stdin stays readable.
+void expect_readable_kind(const std::string& path, std::string_view what = {});
+
 // The file's content in `content` and true, or false when it cannot be opened (absent).
 bool read_file_if_exists(const std::string& path, std::string& content);
 

@@ -57,15 +57,17 @@ void add_whatif_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--topology", o->args.topology, "edit: Slurm uses this topology.conf instead of the emitted one")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--workload", o->args.workload, "replay a trace in the Standard Workload Format")->check(CLI::ExistingFile);
+  CLI::Option* workload =
+      cmd->add_option("--workload", o->args.workload, "replay a trace in the Standard Workload Format")->check(CLI::ExistingFile);
   cmd->add_option("--cpus-per-node", o->args.cpus_per_node, "with --workload: processors per node")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--synthetic", o->args.synthetic, "replay N seeded synthetic jobs")->check(CLI::PositiveNumber);
+  cmd->add_option("--synthetic", o->args.synthetic, "replay N seeded synthetic jobs")
+      ->check(CLI::PositiveNumber)->excludes(workload);
   cmd->add_option("--bf-max-job-test", o->args.max_job_test, "backfill looks this deep into the queue")
       ->capture_default_str()->check(CLI::PositiveNumber);
-  cmd->add_option("--shard", o->args.shard, "run only slice i of N (0 <= i < N) and write it as JSON for `whatif merge`");
+  CLI::Option* shard = cmd->add_option("--shard", o->args.shard, "run only slice i of N (0 <= i < N) and write it as JSON for `whatif merge`");
   cmd->add_option("--sbatch", o->sbatch, "print a script that runs N shards as a Slurm job array and merges them")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)->excludes(shard);
   cmd->add_flag("--json", o->json, "machine-readable output");
   add_output_option(*cmd, o->output, "write here (atomically)");
   cmd->callback([o, cmd] {

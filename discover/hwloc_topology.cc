@@ -120,6 +120,24 @@ std::string rebuilt_prolog(const std::string& text) {
   return text.compare(0, root, prolog) == 0 ? "" : prolog;
 }
 
+// hwloc's reason, from its stderr lines ("hwloc: Topology does not contain any NUMA node,
+// aborting!"), else the generic expectation.
+std::string hwloc_refusal(const std::string& hwloc_stderr) {
+  std::string reason;
+  for (size_t pos = 0; pos < hwloc_stderr.size();) {
+    size_t end = hwloc_stderr.find('\n', pos);
+    if (end == std::string::npos) end = hwloc_stderr.size();
+    std::string line = hwloc_stderr.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.rfind("hwloc: ", 0) == 0) line.erase(0, 7);
+    if (line.empty() || line.find("hwloc_topology_load") != std::string::npos) continue;
+    reason += (reason.empty() ? "" : "; ") + line;
+  }
+  const std::string expected = "expected the output of `lstopo --of xml` from hwloc 1.x or 2.x";
+  return reason.empty() ? "hwloc cannot load this XML export: " + expected
+                        : "hwloc cannot load this XML export (" + reason + "): " + expected;
+}
+
 }  // namespace
 
 HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source) {
@@ -140,16 +158,17 @@ HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& sou
     return hwloc_topology_set_xmlbuffer(t, text->c_str(), static_cast<int>(text->size() + 1)) == 0 &&
            hwloc_topology_load(t) == 0;
   };
-  if (std::optional<int> sig = signal_killing([&] { load(init_topology().get()); }))
+  // Tried in a child first: libhwloc crashes on some damaged exports, and says why it refuses
+  // one only on stderr ("Topology does not contain any NUMA node"), which the child keeps.
+  const ChildOutcome trial = run_in_child([&] { return load(init_topology().get()) ? 0 : 1; });
+  if (trial.signal)
     throw InputError(source, 0,
-                     std::string("libhwloc crashes on this XML export (") + strsignal(*sig) +
+                     std::string("libhwloc crashes on this XML export (") + strsignal(*trial.signal) +
                          "; lstopo does too): the file is damaged — export it again on the node with "
                          "`lstopo --of xml` (or `slurmtopo collect`)");
+  if (trial.exit_code != 0) throw InputError(source, 0, hwloc_refusal(trial.stderr_text));
   HwlocTopology topology = init_topology();
-  if (!load(topology.get()))
-    throw InputError(source, 0,
-                     std::string("hwloc cannot load this XML export (") + std::strerror(errno) +
-                         "): expected the output of `lstopo --of xml` from hwloc 1.x or 2.x");
+  if (!load(topology.get())) throw InputError(source, 0, hwloc_refusal(""));
   return topology;
 }
 

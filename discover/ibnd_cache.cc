@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 
+#include "base/files.h"
 #include "base/input_error.h"
 #include "discover/ibnd_fabric.h"
 
@@ -32,6 +33,7 @@ struct FabricDeleter {
 
 // Reads and checks the header ourselves; ibnd_load_fabric would only say "failed".
 void check_header(const std::string& path) {
+  expect_readable_kind(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   unsigned char header[kCacheHeaderLen];

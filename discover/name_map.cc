@@ -8,6 +8,7 @@
 #include <fstream>
 #include <vector>
 
+#include "base/files.h"
 #include "base/input_error.h"
 #include "discover/fabric.h"
 
@@ -109,12 +110,15 @@ std::optional<std::string> NameMap::lookup(uint64_t guid) const {
 }
 
 NameMap load_name_map(const std::string& path) {
+  expect_readable_kind(path);
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
   NameMap map;
   std::unordered_map<uint64_t, int> first_line;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find('\0') != std::string::npos)
+      throw InputError(path, number, "binary data (NUL byte): expected a node-name-map or GUID map (text)");
     const std::vector<Token> tokens = tokenize(line, path, number);
     if (tokens.empty()) continue;
     Entry e = parse_entry(tokens, path, number);

@@ -59,6 +59,10 @@ void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std
   }
   if (ignored)
     warnings.push_back(dir + ": " + std::to_string(ignored) + " file(s) without .xml/.json ignored");
+  if (files.size() == static_cast<size_t>(ignored))
+    throw InputError(dir, 0,
+                     "no node files in the --nodes-dir directory: expected <hostname>.xml (`lstopo --of xml`) "
+                     "or <hostname>.json (`slurmtopo discover node`); `slurmtopo collect` gathers them");
 }
 
 void jobs_from_class(const std::string& spec, std::map<std::string, Job>& jobs) {

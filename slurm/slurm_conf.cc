@@ -17,6 +17,7 @@
 #include "base/input_error.h"
 #include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
+#include "slurm/node_names.h"
 
 namespace slurmtopo {
 namespace {
@@ -85,6 +86,11 @@ class Loader {
     } catch (const std::invalid_argument& e) {
       throw InputError(file, number, std::string("expected `NodeName=<hostlist>`: ") + e.what());
     }
+    for (const std::string& name : node.names)
+      if (!valid_slurm_node_name(name))
+        throw InputError(file, number,
+                         "expected Slurm node names (letters, digits, '-', '_', '.'; at most 64 characters), "
+                         "not `" + name + "`");
     conf.node_lines.push_back(std::move(node));
   }
 
@@ -144,6 +150,11 @@ std::vector<std::string> SlurmConf::nodes() const {
 SlurmConf load_slurm_conf(const std::string& path) {
   Loader loader;
   loader.load(path);
+  // Every use of a slurm.conf here is "the nodes Slurm knows": without any, an emit would
+  // silently write a topology for nobody.
+  if (loader.conf.node_lines.empty())
+    throw InputError(path, 0, "no NodeName lines (Include followed): expected the nodes Slurm knows, "
+                              "e.g. `NodeName=gpu[001-064] ...`");
   return std::move(loader.conf);
 }
 

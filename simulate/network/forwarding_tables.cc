@@ -8,6 +8,7 @@
 #include <ostream>
 #include <set>
 
+#include "base/files.h"
 #include "base/input_error.h"
 
 namespace slurmtopo {
@@ -138,6 +139,7 @@ ForwardingTables read_forwarding_tables(std::istream& in, const std::string& fil
 }
 
 ForwardingTables read_forwarding_tables_file(const std::string& path) {
+  expect_readable_kind(path);
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, "cannot open the forwarding table dump");
   return read_forwarding_tables(in, path);

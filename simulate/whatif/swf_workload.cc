@@ -68,6 +68,10 @@ Workload parse_swf(std::string_view text, const std::string& file, int cpus_per_
     job.line = line;
     w.jobs.push_back(job);
   }
+  // A replay of nothing would report an idle cluster as if that were the answer.
+  if (w.jobs.empty() && w.skipped_unknown == 0 && w.skipped_too_large == 0)
+    throw InputError(file, 0, "no jobs: expected Standard Workload Format job lines (18 numbers each), "
+                              "not only `;` comments");
   std::stable_sort(w.jobs.begin(), w.jobs.end(),
                    [](const WorkloadJob& a, const WorkloadJob& b) { return a.submit < b.submit; });
   return w;

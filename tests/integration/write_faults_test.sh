@@ -53,14 +53,15 @@ small_fs() { # DIR SIZE: a tmpfs of SIZE at DIR
 # --- disk full -----------------------------------------------------------------------------
 size=$(stat -c %s "$WORK/new.conf")
 small_fs "$WORK/full" "$(( size / 2 + 8192 ))"
-cp "$WORK/old.conf" "$WORK/full/topology.conf" 2>/dev/null || head -c $(( size / 4 )) "$WORK/old.conf" > "$WORK/full/topology.conf"
+# The file in service is one leaf of the new one's: it fits, the new one does not.
+grep -m1 'Nodes=' "$WORK/new.conf" > "$WORK/full/topology.conf"
 before=$(sha256sum < "$WORK/full/topology.conf")
 out=$("$SLURMTOPO" emit topology --fabric "$WORK/new.topo" -o "$WORK/full/topology.conf" 2>&1); code=$?
 if (( code == 2 )) && [[ $out == *"$WORK/full/topology.conf"*"No space left on device"* ]] &&
    [[ $(sha256sum < "$WORK/full/topology.conf") == "$before" ]] && only_files "$WORK/full" topology.conf; then
   pass "disk full: exit 2 naming the file and ENOSPC, the old file intact, no temp file"
 else
-  fail "disk full" "exit $code, output: ${out: -300}"
+  fail "disk full" "exit $code, output: $(tail -c 300 <<< "$out")"
 fi
 
 # --- read-only file system -----------------------------------------------------------------
@@ -72,7 +73,7 @@ if (( code == 2 )) && [[ $out == *"$WORK/ro/topology.conf"*"Read-only file syste
    cmp -s "$WORK/ro/topology.conf" "$WORK/old.conf"; then
   pass "read-only target: exit 2 naming the file, the old file intact"
 else
-  fail "read-only target" "exit $code, output: ${out: -300}"
+  fail "read-only target" "exit $code, output: $(tail -c 300 <<< "$out")"
 fi
 
 # --- killed while writing ------------------------------------------------------------------

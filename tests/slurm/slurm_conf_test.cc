@@ -70,7 +70,15 @@ TEST_CASE("load_slurm_conf: a fragment with only NodeName lines") {
   const auto conf = load_slurm_conf(s.write("nodes.conf", "NodeName=n[1-3]\r\n\nNodeName=n2\n"));
   CHECK(conf.nodes() == Names{"n1", "n2", "n3"});  // dedup keeps the first
   CHECK(conf.node_lines.size() == 2);
-  CHECK(load_slurm_conf(s.write("empty.conf", "")).nodes().empty());
+}
+
+TEST_CASE("load_slurm_conf: a slurm.conf without NodeName lines is an error (it would limit topology.conf to nobody)") {
+  const Scratch s;
+  const std::string path = s.write("empty.conf", "ClusterName=x\nNodeName=DEFAULT CPUs=4\n");
+  CHECK_THROWS_WITH_AS(load_slurm_conf(path),
+                       (path + ": no NodeName lines (Include followed): expected the nodes Slurm knows, "
+                               "e.g. `NodeName=gpu[001-064] ...`").c_str(),
+                       InputError);
 }
 
 TEST_CASE("load_slurm_conf: bad lines name file, line and what was expected") {

@@ -66,7 +66,10 @@ TEST_CASE("swf: a malformed line is an InputError naming file and line") {
   CHECK_THROWS_AS(read_swf("/nonexistent/trace.swf", 1, 10), InputError);
 }
 
-TEST_CASE("swf: header-only and empty traces hold no jobs") {
-  CHECK(parse_swf("", "e.swf", 1, 4).jobs.empty());
-  CHECK(parse_swf("; only\n;comments\n\n", "e.swf", 1, 4).jobs.empty());
+TEST_CASE("swf: a header-only or empty trace is an error, not a replay of nothing") {
+  const std::string why = "e.swf: no jobs: expected Standard Workload Format job lines (18 numbers each), not only `;` comments";
+  CHECK_THROWS_WITH_AS(parse_swf("", "e.swf", 1, 4), why.c_str(), InputError);
+  CHECK_THROWS_WITH_AS(parse_swf("; only\n;comments\n\n", "e.swf", 1, 4), why.c_str(), InputError);
+  // Jobs that are all skipped (no size) are still a trace: the replay says what it skipped.
+  CHECK(parse_swf("1 0 0 60 -1 -1 -1 -1 60 -1 1 1 1 1 1 1 -1 -1\n", "e.swf", 1, 4).skipped_unknown == 1);
 }
