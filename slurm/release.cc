@@ -41,8 +41,9 @@ const char* describe(CoreRule rule) {
 
 SlurmVersion parse_slurm_version(const std::string& text) {
   // Any release the admin runs maps to the newest modelled behaviour at or before it: 23.02
-  // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later.
+  // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later (24.11, 25.05).
   const SlurmRelease release = parse_slurm_release(text);
+  if (release >= SlurmRelease{26, 5}) return SlurmVersion::V26_05;
   if (release >= SlurmRelease{25, 11}) return SlurmVersion::V25_11;
   if (release >= SlurmRelease{24, 5}) return SlurmVersion::V24_05;
   if (release >= SlurmRelease{22, 5}) return SlurmVersion::V22_05;
@@ -54,6 +55,7 @@ std::string to_string(SlurmVersion version) {
     case SlurmVersion::V22_05: return "22.05";
     case SlurmVersion::V24_05: return "24.05";
     case SlurmVersion::V25_11: return "25.11";
+    case SlurmVersion::V26_05: return "26.05";
   }
   return "?";
 }

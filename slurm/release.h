@@ -26,10 +26,13 @@ enum class CoreRule {
 CoreRule core_rule(SlurmRelease v);
 const char* describe(CoreRule rule);
 
-// Node selection (select/cons_tres) as it differs between releases: 22.05 (Debian 12, tested for real), 24.05.3+
-// (switch CPU counts at the top-switch choice, the "closer leaf must fit" rule), 25.11 (parent
-// switch counts shrink as their leaves are used).
-enum class SlurmVersion { V22_05, V24_05, V25_11 };
+// Node selection (select/cons_tres) as it differs between releases, each value named for the
+// release that introduced its rule (docs/placement.md; tested against real slurmctld 22.05,
+// 24.11 and 26.05): 22.05 up to 24.05.2; 24.05.3+ (switch CPU counts at the top-switch choice,
+// the "closer leaf must fit" rule, parent switch counts shrink as their leaves are used);
+// 25.11 (a topology.conf without switches is fatal); 26.05 (a one-node job takes the lightest
+// free node, first in node order, whatever the topology).
+enum class SlurmVersion { V22_05, V24_05, V25_11, V26_05 };
 SlurmVersion parse_slurm_version(const std::string& text);  // throws InputError
 std::string to_string(SlurmVersion version);
 

@@ -39,7 +39,7 @@ void build_switches(SlurmSelect::Model& m, const ParsedTopology& topo) {
   if (!topo.errors.empty()) throw InputError(topo.file, topo.errors.front().line, topo.errors.front().message);
   const int count = static_cast<int>(topo.switches.size());
   if (count == 0) {
-    if (m.version == SlurmVersion::V25_11) throw InputError(topo.file, 0, "no switches configured (fatal in 25.11)");
+    if (m.version >= SlurmVersion::V25_11) throw InputError(topo.file, 0, "no switches configured (fatal in 25.11)");
     m.setup_notes.push_back("topology.conf has no switches: slurmctld runs without topology");
     return;
   }
@@ -326,6 +326,28 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     r.reason = "only " + std::to_string(available) + " of " + std::to_string(n) + " nodes are free, " +
                std::to_string(job.nodes) + " requested (Slurm keeps it pending: Resources)";
     r.explanation.available_nodes = available;
+    return r;
+  }
+  // 26.05 (cons_tres _get_one_res, "Add dedicated allocation logic for one-node jobs"): a job
+  // of at most one node skips the topology plugin's evaluation (tree, block and flat all allow
+  // it): the available nodes sorted by scheduling weight, node table order on ties, the first
+  // that has the CPUs. Nodes under no switch are candidates too; --switches is met by any one.
+  if (m.version >= SlurmVersion::V26_05 && job.nodes == 1) {
+    const int need = std::max(job.min_cpus, 1);
+    int pick = -1;
+    for (int i = 0; i < n; ++i)
+      if (node_map[i] && avail_cpus[i] >= need && (pick == -1 || m.weight[i] < m.weight[pick])) pick = i;
+    r.explanation.algorithm = "select/cons_tres one-node path (Slurm " + to_string(m.version) + ")";
+    r.explanation.available_nodes = available;
+    if (pick == -1) {
+      r.reason = "no free node has " + std::to_string(need) + " CPUs (Slurm keeps it pending: Resources)";
+      return r;
+    }
+    r.explanation.notes.push_back("one-node job: the lightest free node, first in node order; the topology is not consulted");
+    r.nodes.push_back(m.names[pick]);
+    r.hostlist = m.names[pick];
+    for (const auto& s : m.switches) r.leaf_switches += s.level == 0 && std::binary_search(s.nodes.begin(), s.nodes.end(), pick);
+    r.started = true;
     return r;
   }
   auto [ok, e] = choose_nodes(m, job, node_map, avail_cpus);

@@ -140,7 +140,7 @@ void choose_best_switch(const TreeRun& r, const std::vector<uint32_t>& dist, int
   if ((dist[i] < dist[best] && closer) || (dist[i] == dist[best] && tcs > 0)) best = i;
 }
 
-// _decrement_node_cnt (25.11): a leaf's nodes, once used, no longer count for its ancestors.
+// _decrement_node_cnt (24.05.3+, "Properly decrement node count on all switches"): a leaf's nodes, once used, no longer count for its ancestors.
 void decrement_node_cnt(TreeRun& r, int taken, int s) {
   for (int i = s; i != kNoParent; i = r.m.switches[i].parent) r.swcnt[i] = r.swcnt[i] <= taken ? 0 : r.swcnt[i] - taken;
 }
@@ -188,7 +188,6 @@ bool eval_tree(Eval& e) {
   const int S = static_cast<int>(m.switches.size());
   const int N = static_cast<int>(e.node_map.size());
   const bool v24 = at_least(m.version, SlurmVersion::V24_05);
-  const bool v25 = at_least(m.version, SlurmVersion::V25_11);
   TreeRun r(e);
   e.ex.algorithm = "topology/tree";
   const auto groups = weight_groups(m, e.node_map);
@@ -267,7 +266,7 @@ bool eval_tree(Eval& e) {
 
   // Leaves holding forced nodes are filled first.
   if (have_req2) {
-    int taken_total = 0;  // 25.11 sums over the leaves, as Slurm does
+    int taken_total = 0;  // 24.05.3+ sums over the leaves, as Slurm does
     for (int s = 0; s < S; ++s) {
       if (!r.required[s] || m.switches[s].level != 0) continue;
       LeafStep step{m.switches[s].name, kInfinite, r.swcnt[s], 0, "holds forced nodes"};
@@ -282,7 +281,7 @@ bool eval_tree(Eval& e) {
         }
       }
       e.ex.steps.push_back(step);
-      if (v25) decrement_node_cnt(r, taken_total, s);
+      if (v24) decrement_node_cnt(r, taken_total, s);
     }
   }
 
@@ -313,7 +312,7 @@ bool eval_tree(Eval& e) {
       }
     }
     e.ex.steps.push_back(step);
-    if (v25) decrement_node_cnt(r, r.swcnt[pick], pick);
+    if (v24) decrement_node_cnt(r, r.swcnt[pick], pick);
     r.swcnt[pick] = 0;
   }
   if (r.min_rem_nodes <= 0 && r.rem_cpus <= 0) return finish(true);

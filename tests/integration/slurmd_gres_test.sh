@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # The gres.conf and NodeName lines slurmtopo emits must load in a REAL slurmd (22.05 on Debian
-# 12) on an emulated node: `slurmd -G` prints one Gres line per GPU with exactly the emitted
+# 12; SLURM_ENV_RELEASE=24.11 or 26.05 runs that release from a chroot, see slurm_env.sh, and
+# emits with --slurm-version set to it) on an emulated node: `slurmd -G` prints one Gres line per GPU with exactly the emitted
 # Type/File/Cores/Links and no error or warning, and the node registers with slurmctld with
 # its GPUs on the right sockets (`Gres=gpu:TYPE:N(S:…)`, state IDLE). Fake GPUs are /dev/null
 # symlinks in a temp dir (gres.conf File= may point anywhere; --dev-dir puts them there).
-# Negative controls show what slurmd does NOT catch and slurmtopo's check does.
+# Negative controls show what slurmd does NOT catch and slurmtopo's check does. From 24.11,
+# a GPU's own cores (a quarter of a socket) pass `slurmd -G` but are refused when the node
+# registers: the case naming the release shows it (why 24.11+ gres.conf widens to sockets).
 #
 #   bash tests/integration/slurmd_gres_test.sh /path/to/slurmtopo
 #
@@ -68,9 +71,9 @@ compare_gres() { # CASE NODE GRES_CONF SLURMD_OUTPUT
 }
 
 # One emulated node of the class in JSON; the emitted files go into a slurm_env dir.
-run_case() { # NAME NODE_JSON NODE EXPECTED_GRES [SLURM_VERSION]
-  local name=$1 json=$2 node=$3 expect=$4 version=${5:-22.05}
-  local d=$WORK/$name attrs out f gres state
+run_case() { # NAME NODE_JSON NODE EXPECTED_GRES [SLURM_VERSION (default: the release running)]
+  local name=$1 json=$2 node=$3 expect=$4 version=${5:-$SLURM_ENV_RELEASE} refuse=${REFUSED:-0}
+  local d=$WORK/$name attrs out f gres state why
   mkdir -p "$d/dev" "$d/env"
   if ! "$SLURMTOPO" emit gres --node-class "$node=$json" --slurm-version "$version" --dev-dir "$d/dev" \
        -o "$d/env/gres.conf" 2>"$d/emit.err" ||
@@ -78,7 +81,7 @@ run_case() { # NAME NODE_JSON NODE EXPECTED_GRES [SLURM_VERSION]
     fail "$name" "slurmtopo refused: $(cat "$d/emit.err")"
     return
   fi
-  while read -r f; do ln -sfn /dev/null "$f"; done < <(grep -o 'File=[^ ]*' "$d/env/gres.conf" | cut -d= -f2)
+  while read -r f; do ln -sfn /dev/null "$f"; done < <(grep -o 'File=/[^ ]*' "$d/env/gres.conf" | cut -d= -f2)
   attrs=$(grep '^NodeName=' "$d/nodes.conf" | head -n 1 | cut -d' ' -f2-)
   echo "$node" >"$d/nodelist"
   echo "SwitchName=s1 Nodes=$node" >"$d/topology.conf"
@@ -92,12 +95,25 @@ run_case() { # NAME NODE_JSON NODE EXPECTED_GRES [SLURM_VERSION]
     slurm_env_stop
     return
   fi
+  mkdir -p "$d/env/spool/$node" # 24.11+ slurmd -G opens its spool dir (its socket, hwloc cache)
   out=$(slurmd -G -N "$node" -f "$SLURM_CONF" 2>&1)
   printf '%s\n' "$out" >"$d/slurmd-G.out"
   echo "--- $name: slurmd -G"; grep 'Gres Name=gpu' <<<"$out" | sed 's/^/    /'
   compare_gres "$name" "$node" "$d/env/gres.conf" "$out"
 
-  if slurm_env_start_slurmd "$node"; then
+  if (( refuse )); then
+    # Registration refused: the node never becomes IDLE, and slurmctld says why.
+    SLURM_ENV_TIMEOUT=8 slurm_env_start_slurmd "$node" 2>/dev/null
+    gres=$(scontrol show node "$node" | grep -o ' Gres=[^ ]*' | cut -c2-)
+    state=$(scontrol show node "$node" | grep -o 'State=[^ ]*' | head -n 1)
+    why=$(grep -h "doesn't match socket boundaries" "$d"/env/slurmctld.log 2>/dev/null | sed 's/^\[[^]]*\] //' | head -n 1)
+    echo "--- $name: scontrol show node: $gres $state"
+    if [[ $state != State=IDLE* && -n $why ]]; then
+      pass "$name: Slurm $SLURM_ENV_VERSION refuses a GPU's own cores at registration" "$state: $why"
+    else
+      fail "$name" "Slurm $SLURM_ENV_VERSION registered the node as $state ${why:+($why)}: per-GPU Cores= no longer refused, socket widening can go"
+    fi
+  elif slurm_env_start_slurmd "$node"; then
     gres=$(scontrol show node "$node" | grep -o ' Gres=[^ ]*' | cut -c2-)
     state=$(scontrol show node "$node" | grep -o 'State=[^ ]*' | head -n 1)
     echo "--- $name: scontrol show node: $gres $state"
@@ -110,7 +126,7 @@ run_case() { # NAME NODE_JSON NODE EXPECTED_GRES [SLURM_VERSION]
     fail "$name" "slurmd did not register: $(tail -n 3 "$d"/env/slurmd.*.log 2>/dev/null)"
   fi
 
-  [[ $name == h100-nvlink-22.05 ]] && negative_controls "$d" "$node" "$json"
+  [[ $name == "h100-nvlink-$SLURM_ENV_RELEASE" ]] && negative_controls "$d" "$node" "$json"
   slurm_env_stop
 }
 
@@ -151,8 +167,13 @@ negative_controls() { # CASE_DIR NODE NODE_JSON
 #    cores are a quarter of a socket (widened to the socket for 25.11).
 ipa20=$shared/nodes/flux-core/ipa20.xml
 if [[ -f $ipa20 ]] && "$SLURMTOPO" discover node --xml "$ipa20" --hostname gpu001 -o "$WORK/ipa20.json" 2>/dev/null; then
-  run_case h100-nvlink-22.05 "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)"
-  run_case h100-nvlink-25.11 "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)" 25.11
+  run_case "h100-nvlink-$SLURM_ENV_RELEASE" "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)"
+  if [[ $SLURM_ENV_RELEASE == 22.05 ]]; then
+    run_case h100-nvlink-25.11 "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)" 25.11
+  else
+    # The same GPUs with their own cores (42-55 for GPU 0), as 22.05's gres.conf keeps them.
+    REFUSED=1 run_case "h100-own-cores-on-$SLURM_ENV_RELEASE" "$WORK/ipa20.json" gpu001 "" 22.05
+  fi
 else
   echo "NOTE: $ipa20 (or slurmtopo discover node) not available: the XE8640 cases are not run"
 fi

@@ -83,8 +83,13 @@ void BM_PlaceTree4096(benchmark::State& state) {
   run(state, select);
 }
 
-void BM_PlaceTree4096_v25_11(benchmark::State& state) {
-  static const SlurmSelect select = make(true, {}, SlurmVersion::V25_11);
+void BM_PlaceTree4096_v24_05(benchmark::State& state) {  // 24.05.3+: 24.11 and 25.05 too
+  static const SlurmSelect select = make(true, {}, SlurmVersion::V24_05);
+  run(state, select);
+}
+
+void BM_PlaceTree4096_v26_05(benchmark::State& state) {
+  static const SlurmSelect select = make(true, {}, SlurmVersion::V26_05);
   run(state, select);
 }
 
@@ -105,7 +110,8 @@ void BM_BuildTables4096(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_PlaceTree4096);
-BENCHMARK(BM_PlaceTree4096_v25_11);
+BENCHMARK(BM_PlaceTree4096_v24_05);
+BENCHMARK(BM_PlaceTree4096_v26_05);
 BENCHMARK(BM_PlaceDragonfly4096);
 BENCHMARK(BM_PlaceNoTopology4096);
 BENCHMARK(BM_BuildTables4096)->Unit(benchmark::kMillisecond);

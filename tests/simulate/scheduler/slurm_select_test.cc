@@ -125,19 +125,35 @@ TEST_CASE("select: 22.05 keeps a farther tighter leaf, 24.05.3 takes the closer 
   CHECK(c.place(6, "n1,n[5-8]") == "n[9-14]");
 }
 
-TEST_CASE("select: 25.11 stops counting used leaves for their parent switch") {
+TEST_CASE("select: from 24.05.3 used leaves stop counting for their parent switch") {
   // Pod b (l3: 2, l4: 3) is listed first, pod a (l1: 4, l2: 2). 9 nodes: l1 first (pod a is
-  // larger). For the remaining 5, l2 is closer; its pod still counts l1's nodes in 22.05 and
-  // 24.05, which makes the pod "fit" - only 24.05.3's rule acts on that.
+  // larger). For the remaining 5, l2 is closer; were l1's nodes still counted for pod a, the
+  // pod would "fit" and 24.05.3's closer-leaf-must-fit rule would pick l2 (n[3-11]). 24.05.3
+  // brought both rules ("Properly decrement node count on all switches"): pod a holds 2, so
+  // neither fits and the larger pod b's leaves win, as in 22.05.
   Case c{"SwitchName=l3 Nodes=n[1-2]\nSwitchName=l4 Nodes=n[3-5]\nSwitchName=l1 Nodes=n[6-9]\n"
          "SwitchName=l2 Nodes=n[10-11]\nSwitchName=b Switches=l[3-4]\nSwitchName=a Switches=l[1-2]\n"
          "SwitchName=root Switches=a,b\n",
          "n[1-11]"};
   CHECK(c.place(9) == "n[1-9]");
-  c.version = SlurmVersion::V24_05;
-  CHECK(c.place(9) == "n[3-11]");
+  for (auto v : {SlurmVersion::V24_05, SlurmVersion::V25_11, SlurmVersion::V26_05}) {
+    c.version = v;
+    CHECK(c.place(9) == "n[1-9]");
+  }
+}
+
+TEST_CASE("select: 26.05 gives a one-node job the lightest free node in node order, whatever the tree") {
+  // n1 is under no switch; l2 has one free node (n8), the tightest fit up to 25.11.
+  Case c{"SwitchName=l1 Nodes=n[2-4]\nSwitchName=l2 Nodes=n[5-8]\nSwitchName=root Switches=l[1-2]\n", "n[1-8]"};
   c.version = SlurmVersion::V25_11;
-  CHECK(c.place(9) == "n[1-9]");
+  CHECK(c.place(1, "n[5-7]") == "n8");
+  c.version = SlurmVersion::V26_05;
+  CHECK(c.place(1, "n[5-7]") == "n1");
+  CHECK(c.place(1, "n1,n[5-7]") == "n2");
+  c.weights = {{"n[1-2]", 5}};
+  CHECK(c.place(1, "n[5-7]") == "n3");
+  // A job of two nodes still goes through the tree: l2 holds both, n[1-2] are heavier.
+  CHECK(c.place(2, "n3,n[6-7]") == "n[5,8]");
 }
 
 TEST_CASE("select: lighter weight tiers are used up first and their leaves filled first") {
@@ -250,7 +266,7 @@ TEST_CASE("select: any release names the newest modelled rules at or before it")
   CHECK(parse_slurm_version("24.11") == SlurmVersion::V24_05);
   CHECK(parse_slurm_version("25.05") == SlurmVersion::V24_05);
   CHECK(parse_slurm_version("25.11") == SlurmVersion::V25_11);
-  CHECK(parse_slurm_version("26.05") == SlurmVersion::V25_11);
+  CHECK(parse_slurm_version("26.05") == SlurmVersion::V26_05);
   CHECK_THROWS_AS(parse_slurm_version("21.08"), InputError);
   CHECK_THROWS_AS(parse_slurm_version("24"), InputError);
 }
