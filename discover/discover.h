@@ -26,3 +26,4 @@
 #include "discover/snapshot.h"
 #include "discover/sweep_watch.h"
 #include "discover/synthetic_fabric.h"
+#include "discover/synthetic_faults.h"

@@ -4,7 +4,9 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
+#include <iterator>
 #include <map>
+#include <numeric>
 #include <regex>
 #include <set>
 
@@ -13,6 +15,7 @@
 #include "graph/grouping.h"
 #include "graph/host_names.h"
 #include "graph/rail_agreement.h"
+#include "graph/rail_positions.h"
 #include "graph/switch_names.h"
 #include "graph/unit_names.h"
 #include "slurm/hostlist.h"
@@ -134,6 +137,9 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
     for (auto& h : expand_hostlist(expr)) excluded_names.insert(std::move(h));
   std::vector<std::regex> excluded_patterns;
   for (const auto& p : options.site.exclude_regex) excluded_patterns.emplace_back(p);
+  std::set<std::string> placeholders = distribution_default_host_names();
+  placeholders.insert(options.site.default_host_names.begin(), options.site.default_host_names.end());
+  std::set<uint64_t> mapped_guids;
 
   for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v) {
     const FabricNode& n = node_of(c, v);
@@ -148,20 +154,41 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
     hca.guid = n.guid;
     hca.description = n.description;
     std::string mapped = options.names.lookup(n.guid).value_or("");
+    if (!mapped.empty()) mapped_guids.insert(n.guid);
     for (auto [e, end] = boost::out_edges(v, c.graph); e != end; ++e) {
       const Link& link = c.fabrics[hca.fabric].links[c.graph[*e].link];
-      const LinkEnd& mine = link.a.guid == n.guid ? link.a : link.b;
-      if (mapped.empty() && mine.port_guid) mapped = options.names.lookup(mine.port_guid).value_or("");
+      const bool a_is_mine = link.a.guid == n.guid;
+      const LinkEnd& mine = a_is_mine ? link.a : link.b;
+      const LinkEnd& peer = a_is_mine ? link.b : link.a;
+      if (mine.port_guid && options.names.lookup(mine.port_guid)) {
+        mapped_guids.insert(mine.port_guid);
+        if (mapped.empty()) mapped = *options.names.lookup(mine.port_guid);
+      }
       int s = switch_of[boost::target(*e, c.graph)];
-      if (s >= 0) hca.switches.push_back(s);
+      if (s >= 0) {
+        hca.switches.push_back(s);
+        hca.ports.push_back(peer.port);
+      }
     }
-    HcaIdentity id = identify_hca(n.description, host_regex, mapped);
+    HcaIdentity id = identify_hca(n.description, host_regex, mapped, placeholders);
     hca.host = id.host;
     hca.rail = id.rail;
     hca.unresolved = id.unresolved;
     hca.excluded = !hca.host.empty() && excluded_host(hca.host, excluded_names, excluded_patterns);
     c.hcas.push_back(std::move(hca));
   }
+
+  c.name_map.source = options.names.source;
+  c.name_map.entries = static_cast<int>(options.names.by_guid.size());
+  // Switch GUIDs in a map (ibnetdiscover's maps name switches too) are matches as well.
+  auto in_fabric = [&](uint64_t guid) {
+    for (const auto& f : c.fabrics)
+      if (f.find(guid)) return true;
+    return false;
+  };
+  for (const auto& [guid, name] : options.names.by_guid)
+    if (!mapped_guids.count(guid) && in_fabric(guid)) mapped_guids.insert(guid);
+  c.name_map.matched = static_cast<int>(mapped_guids.size());
 
   // Two HCAs claiming the same host and rail: one of them is lying, and we cannot tell which.
   std::map<std::pair<std::string, std::string>, std::vector<int>> claims;
@@ -178,51 +205,92 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
   }
 }
 
+// Rail planes swept as separate subnets (one SM per rail) hold the same hosts, each with as
+// many HCAs on every plane: such fabrics are joined, each host taking its HCAs from all of them.
+// A host with more HCAs on one fabric belongs to that one (the compute fabric, not storage).
 void assemble_hosts(Cluster& c) {
-  // host → fabric → HCAs; a host on several fabrics belongs to the one with most of its HCAs
-  // (the compute fabric, not the storage one).
-  std::map<std::string, std::map<int, std::vector<int>>> by_host;
+  std::map<std::string, std::map<int, std::vector<int>>> by_host;  // host → fabric → HCAs
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
     if (!c.hcas[i].host.empty() && !c.hcas[i].excluded)
       by_host[c.hcas[i].host][c.hcas[i].fabric].push_back(i);
-  // Equally many HCAs on several fabrics is no compute/storage split: most likely rail planes
-  // swept as separate subnets, which the model does not join yet. Say so rather than silently
-  // grouping by the first plane alone.
-  std::map<std::vector<int>, std::vector<std::string>> split;  // tied fabrics → hosts
+  const int nf = static_cast<int>(c.fabrics.size());
+  std::vector<int> plane_of(nf);  // union of fabrics that share tied hosts
+  std::iota(plane_of.begin(), plane_of.end(), 0);
+  auto find = [&](int x) {
+    while (plane_of[x] != x) x = plane_of[x] = plane_of[plane_of[x]];
+    return x;
+  };
   for (auto& [name, fabrics] : by_host) {
-    auto best = fabrics.begin();
-    for (auto it = fabrics.begin(); it != fabrics.end(); ++it)
-      if (it->second.size() > best->second.size()) best = it;
-    std::vector<int> tied;
-    for (const auto& [f, hcas] : fabrics)
-      if (hcas.size() == best->second.size()) tied.push_back(f);
-    if (tied.size() > 1) split[tied].push_back(name);
+    size_t most = 0;
+    for (const auto& [f, hcas] : fabrics) most = std::max(most, hcas.size());
     Host h;
     h.name = name;
-    h.fabric = best->first;
-    h.hcas = best->second;
+    h.fabric = -1;
+    for (const auto& [f, hcas] : fabrics) {
+      if (hcas.size() != most) continue;
+      if (h.fabric < 0) h.fabric = f;
+      else plane_of[find(f)] = find(h.fabric);
+      h.hcas.insert(h.hcas.end(), hcas.begin(), hcas.end());
+    }
     std::sort(h.hcas.begin(), h.hcas.end(), [&](int a, int b) {
-      return natural_less(c.hcas[a].rail, c.hcas[b].rail) ||
-             (c.hcas[a].rail == c.hcas[b].rail && c.hcas[a].guid < c.hcas[b].guid);
+      const Hca &x = c.hcas[a], &y = c.hcas[b];
+      if (x.fabric != y.fabric) return x.fabric < y.fabric;
+      return natural_less(x.rail, y.rail) || (x.rail == y.rail && x.guid < y.guid);
     });
     c.hosts.push_back(std::move(h));
   }
   std::sort(c.hosts.begin(), c.hosts.end(),
             [](const Host& a, const Host& b) { return natural_less(a.name, b.name); });
-  for (const auto& [tied, hosts] : split) {
-    std::string names;
-    for (int f : tied) names += (names.empty() ? "" : ", ") + c.fabrics[f].name;
-    c.anomalies.push_back({Anomaly::Kind::SplitFabrics, compress_hostlist(hosts),
-                           "as many HCAs on each of the fabrics " + names +
-                               " (rail planes swept as separate subnets?): grouped by " +
-                               c.fabrics[tied.front()].name +
-                               " alone; the others' cables are neither grouped nor checked for rails"});
-  }
-  std::set<std::string> rails;
+  std::map<int, std::vector<int>> planes;
+  for (int f = 0; f < nf; ++f) planes[find(f)].push_back(f);
+  for (const auto& [root, fabrics] : planes)
+    if (fabrics.size() > 1) c.planes.push_back(fabrics);
+
+  // Slots from the HCAs' names within each fabric; HCAs without a name take their place within
+  // the host. A plane's slots follow those of the planes before it.
+  std::vector<std::vector<std::string>> names(nf);
+  std::vector<std::vector<int>> ids(nf);
   for (const auto& h : c.hosts)
-    for (int i : h.hcas) rails.insert(c.hcas[i].rail);
-  c.rails.assign(rails.begin(), rails.end());
-  std::sort(c.rails.begin(), c.rails.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
+    for (int i : h.hcas) names[c.hcas[i].fabric].push_back(c.hcas[i].rail), ids[c.hcas[i].fabric].push_back(i);
+  std::vector<int> width(nf, 0);
+  for (int f = 0; f < nf; ++f) {
+    const std::vector<int> slots = name_slots(names[f]);
+    for (size_t k = 0; k < ids[f].size(); ++k) c.hcas[ids[f][k]].slot = slots[k];
+  }
+  for (const auto& h : c.hosts)
+    for (size_t k = 0; k < h.hcas.size(); ++k) {
+      Hca& hca = c.hcas[h.hcas[k]];
+      if (hca.slot < 0) {  // unnamed: its place among the host's HCAs on that fabric
+        hca.slot = 0;
+        for (size_t j = 0; j < k; ++j) hca.slot += c.hcas[h.hcas[j]].fabric == hca.fabric;
+      }
+      width[hca.fabric] = std::max(width[hca.fabric], hca.slot + 1);
+    }
+  std::vector<int> offset(nf, 0);
+  for (const auto& fabrics : c.planes)
+    for (size_t k = 1; k < fabrics.size(); ++k) offset[fabrics[k]] = offset[fabrics[k - 1]] + width[fabrics[k - 1]];
+  for (const auto& h : c.hosts)
+    for (int i : h.hcas) c.hcas[i].slot += offset[c.hcas[i].fabric];
+}
+
+// The same subnet given twice (or two dumps of one subnet): switches cannot be in two subnets.
+// (A dual-port HCA can: its node GUID shows in both.)
+void refuse_same_subnet(const std::vector<Fabric>& fabrics) {
+  std::vector<std::vector<uint64_t>> switches(fabrics.size());
+  for (size_t f = 0; f < fabrics.size(); ++f)
+    for (const auto& n : fabrics[f].nodes)
+      if (n.kind == NodeKind::Switch) switches[f].push_back(n.guid);  // nodes are sorted by GUID
+  for (size_t b = 1; b < fabrics.size(); ++b)
+    for (size_t a = 0; a < b; ++a) {
+      std::vector<uint64_t> both;
+      std::set_intersection(switches[a].begin(), switches[a].end(), switches[b].begin(), switches[b].end(),
+                            std::back_inserter(both));
+      if (both.empty()) continue;
+      throw InputError(fabrics[b].source, 0,
+                       "expected a subnet other than " + fabrics[a].source + "'s, but " + std::to_string(both.size()) +
+                           " of its " + std::to_string(switches[b].size()) + " switch GUIDs (0x" + guid_hex(both.front()) +
+                           ", …) are in both: the same dump given twice?");
+    }
 }
 
 // Levels by breadth-first search up from every host-facing switch over switch-to-switch cables.
@@ -248,32 +316,38 @@ void assign_levels(Cluster& c, const std::vector<int>& switch_of) {
   }
 }
 
-void group_and_classify(Cluster& c) {
+void group_and_classify(Cluster& c, std::vector<bool>& side) {
   const int num_switches = static_cast<int>(c.switches.size());
   // Side rails (storage) do not define units; their switches are not leaves.
-  std::vector<std::vector<int>> rail_switch(c.rails.size(), std::vector<int>(c.hosts.size(), -1));
-  auto rail_index = [&](const std::string& rail) {
-    return static_cast<int>(std::lower_bound(c.rails.begin(), c.rails.end(), rail,
-                                             [](const auto& a, const auto& b) { return natural_less(a, b); }) -
-                            c.rails.begin());
-  };
+  int slots = 0;
+  for (const auto& h : c.hosts)
+    for (int i : h.hcas) slots = std::max(slots, c.hcas[i].slot + 1);
+  std::vector<std::vector<int>> rail_switch(slots, std::vector<int>(c.hosts.size(), -1));
   for (size_t h = 0; h < c.hosts.size(); ++h)
     for (int i : c.hosts[h].hcas)
-      if (!c.hcas[i].switches.empty()) rail_switch[rail_index(c.hcas[i].rail)][h] = c.hcas[i].switches.front();
-  const std::vector<bool> side = side_rails(rail_switch);
+      if (!c.hcas[i].switches.empty()) rail_switch[c.hcas[i].slot][h] = c.hcas[i].switches.front();
+  side = side_rails(rail_switch);
   std::vector<bool> main_rail(num_switches, false), side_rail(num_switches, false), placed(num_switches, false);
   std::vector<std::vector<int>> host_switches(c.hosts.size());
   for (size_t h = 0; h < c.hosts.size(); ++h) {
     for (int i : c.hosts[h].hcas)
       for (int s : c.hcas[i].switches) {
-        bool is_side = side[rail_index(c.hcas[i].rail)];
+        bool is_side = side[c.hcas[i].slot];
         (is_side ? side_rail : main_rail)[s] = true;
         if (!is_side) host_switches[h].push_back(s);
       }
-    if (host_switches[h].empty())  // a host with side rails only still needs a place
+    // A host with side rails only is a storage host: it keeps a place of its own (its storage
+    // leaves, never with compute hosts), used only when Slurm's node list names it.
+    if (host_switches[h].empty() && !c.hosts[h].hcas.empty() && slots > 1) {
+      bool cabled = false;
+      for (int i : c.hosts[h].hcas) cabled |= !c.hcas[i].switches.empty();
+      c.hosts[h].storage = cabled;
+    }
+    if (host_switches[h].empty())
       for (int i : c.hosts[h].hcas)
         for (int s : c.hcas[i].switches) host_switches[h].push_back(s);
-    for (int s : host_switches[h]) placed[s] = true;
+    if (!c.hosts[h].storage)
+      for (int s : host_switches[h]) placed[s] = true;
   }
   GroupingResult grouping = group_hosts(host_switches, num_switches);
   for (int s = 0; s < num_switches; ++s)
@@ -328,6 +402,7 @@ void count_uplinks(Cluster& c, const std::vector<int>& switch_of) {
 }  // namespace
 
 Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options) {
+  refuse_same_subnet(fabrics);
   Cluster c;
   c.fabrics = std::move(fabrics);
   build_graph(c);
@@ -338,10 +413,13 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   assemble_hosts(c);
   count_ports(c);
   assign_levels(c, switch_of);
-  group_and_classify(c);
+  std::vector<bool> side;
+  group_and_classify(c, side);
+  assign_rails(c, side);
   count_uplinks(c, switch_of);
   c.group_name_regex = options.site.group_name_regex;
   name_groups(c, c.group_name_regex);
+  record_rail_anomalies(c);
   record_fabric_anomalies(c, options.site, switch_of);
   return c;
 }
