@@ -93,7 +93,9 @@ void record_unresolved(Cluster& c) {
     std::string why;
     for (const auto& [reason, hcas] : reasons) {
       why += (why.empty() ? ": " : "; ") + std::to_string(hcas.size()) + " " + reason;
-      if (hcas.size() > 3) continue;  // a few are worth naming one by one
+      // A few are worth naming one by one, unless their descriptions are all the factory's.
+      if (hcas.size() > 3 || reason == "factory-default node description" || reason == "empty node description")
+        continue;
       std::string named;
       for (int i : hcas)
         named += (named.empty() ? "" : ", ") + ("\"" + c.hcas[i].description + "\"") +

@@ -116,7 +116,9 @@ void assign_rails(Cluster& c, const std::vector<bool>& side) {
     for (const auto& [name, k] : names[r])
       if (!name.empty()) by_count.push_back({-k, name});
     std::sort(by_count.begin(), by_count.end());
-    for (const auto& [k, name] : by_count) c.rails[r].hca_names.push_back(name);
+    // A name a few strays carry (a crossed cable, a service host) does not name the rail.
+    for (const auto& [k, name] : by_count)
+      if (-k >= 2 && -k * 10 >= -by_count.front().first) c.rails[r].hca_names.push_back(name);
   }
 }
 

@@ -147,11 +147,11 @@ TEST_CASE("cluster: unresolved HCAs are one anomaly per leaf, with their ports a
   for (const auto& a : c.anomalies)
     if (a.kind == Anomaly::Kind::UnresolvedHca) unresolved.push_back(a);
   REQUIRE(unresolved.size() == 2);  // two leaves
-  CHECK(unresolved[0].subject == "leaf1");
+  CHECK(unresolved[0].subject == "leaf001");
   CHECK(unresolved[0].detail.find("3 unresolved HCAs on ports 1-2,4") == 0);
   CHECK(unresolved[0].detail.find("\"ubuntu mlx5_0\" [1]") != std::string::npos);
   CHECK(unresolved[0].detail.find("2 factory-default node description") != std::string::npos);
-  CHECK(unresolved[1].subject == "leaf2");
+  CHECK(unresolved[1].subject == "leaf002");
   CHECK(unresolved[1].detail.find("1 unresolved HCA on port 1") == 0);
   CHECK(c.host_index("gpu001") < 0);
 }
