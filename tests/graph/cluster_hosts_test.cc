@@ -1,5 +1,6 @@
-// build_cluster on several fabrics: which fabric a host belongs to.
-#include "graph/cluster.h"
+// build_cluster on who the hosts are: name maps as descriptions, unresolved HCAs, rail planes
+// joined, separate clusters apart, the same subnet twice refused (graph/cluster_hosts.cc).
+#include "graph/cluster_hosts.h"
 
 #include <doctest/doctest.h>
 
