@@ -14,7 +14,8 @@ struct Common {
   std::string output;
   std::string speed = "NDR";
   std::string format = "ibnetdiscover";
-  std::vector<std::string> remove_cables, degrade_cables;
+  std::vector<std::string> remove_cables, degrade_cables, cross_rails;
+  int planes = 1;
   LinkSpeed parsed_speed() const {
     LinkSpeed s = parse_link_speed(speed);
     if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "expected SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
@@ -23,11 +24,26 @@ struct Common {
 };
 
 void write_fabric(Fabric fabric, const Common& c) {
-  apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables));
+  apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
   std::ostringstream text;
   if (c.format == "ibsim") write_ibsim_net(fabric, text);
   else write_ibnetdiscover_text(fabric, text);
   write_output(c.output, text.str());
+}
+
+// One ibnetdiscover dump and one ibsim net file per rail plane: NAME-planeK.topo, .net.
+void write_planes(Fabric fabric, const RailOptimizedSpec& spec, const Common& c) {
+  if (c.output.empty() || c.output == "-") throw InputError("--planes", 0, "expected -o NAME: each plane is written to NAME-planeK.topo and NAME-planeK.net");
+  apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
+  const std::vector<Fabric> planes = split_rail_planes(fabric, spec, c.planes);
+  for (size_t k = 0; k < planes.size(); ++k) {
+    const std::string base = c.output + "-plane" + std::to_string(k + 1);
+    std::ostringstream text, net;
+    write_ibnetdiscover_text(planes[k], text);
+    write_ibsim_net(planes[k], net);
+    write_output(base + ".topo", text.str());
+    write_output(base + ".net", net.str());
+  }
 }
 
 // Options every generator shares.
@@ -39,6 +55,8 @@ void add_common(CLI::App& cmd, Common& c) {
   cmd.add_option("--remove-cable", c.remove_cables, "'A,B': leave out one cable between A and B (repeatable)");
   cmd.add_option("--degrade-cable", c.degrade_cables,
                  "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
+  cmd.add_option("--cross-rails", c.cross_rails,
+                 "'HOST[,J,K]': the host's mlx5_J and mlx5_K cables swap leaves (0 and 1 by default; repeatable)");
   cmd.add_option("-o,--output", c.output, "file to write (stdout if absent)");
 }
 
@@ -70,6 +88,8 @@ void add_generate_command(CLI::App& app) {
   fat->add_option("--speed", ft->second.speed, "EDR, HDR or NDR");
   fat->add_option("--host-prefix", ft->first.host_prefix, "host name prefix");
   fat->add_flag("--sharp", ft->first.sharp, "a SHARP aggregation node on every switch");
+  fat->add_option("--subnet", ft->first.subnet, "0-255: GUIDs of another subnet, so generated fabrics can be given together")
+      ->check(CLI::Range(0, 255));
   add_common(*fat, ft->second);
   fat->callback([ft] {
     guarded([&] {
@@ -90,11 +110,18 @@ void add_generate_command(CLI::App& app) {
   rail->add_option("--host-prefix", ro->first.host_prefix, "host name prefix");
   rail->add_flag("--sharp", ro->first.sharp, "a SHARP aggregation node on every switch");
   rail->add_flag("--storage", ro->first.storage_switch, "one more HCA per host on a storage tier");
+  rail->add_option("--planes", ro->second.planes,
+                   "rail planes as separate subnets: one dump (-o NAME-planeK.topo) and one ibsim net file "
+                   "(NAME-planeK.net) per plane; rails must divide into them")
+      ->check(CLI::Range(1, 16));
+  rail->add_option("--subnet", ro->first.subnet, "0-255: GUIDs of another subnet, so generated fabrics can be given together")
+      ->check(CLI::Range(0, 255));
   add_common(*rail, ro->second);
   rail->callback([ro] {
     guarded([&] {
       ro->first.speed = ro->second.parsed_speed();
-      write_fabric(generate_rail_optimized(ro->first), ro->second);
+      if (ro->second.planes > 1) write_planes(generate_rail_optimized(ro->first), ro->first, ro->second);
+      else write_fabric(generate_rail_optimized(ro->first), ro->second);
     });
   });
 }

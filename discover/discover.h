@@ -1,6 +1,6 @@
 // discover/: facts in, nothing inferred.
 //   Fabric: fabric.h (the value), fabric_file.h (--fabric FILE of any saved form, recognised by
-//     content: ibnetdiscover_text.h, ibnd_cache.h, snapshot.h), live_fabric.h (a live sweep
+//     content: ibnetdiscover_text.h, iblinkinfo_text.h, ibnd_cache.h, snapshot.h), live_fabric.h (a live sweep
 //     through libibnetdisc, sweep_watch.h keeping it honest about time), lft.h (forwarding
 //     tables), name_map.h (GUID → host), site_config.h (site.yaml), synthetic_fabric.h and the
 //     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics.
@@ -26,3 +26,4 @@
 #include "discover/snapshot.h"
 #include "discover/sweep_watch.h"
 #include "discover/synthetic_fabric.h"
+#include "discover/synthetic_faults.h"

@@ -14,6 +14,7 @@
 
 #include "base/input_error.h"
 #include "discover/ibnd_cache.h"
+#include "discover/iblinkinfo_text.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/snapshot.h"
 
@@ -21,7 +22,8 @@ namespace slurmtopo {
 namespace {
 
 constexpr size_t kHeadBytes = 4096;
-constexpr const char* kKnownFormats = "an ibnetdiscover dump, libibnetdisc cache or slurmtopo snapshot";
+constexpr const char* kKnownFormats =
+    "an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot";
 
 // Closes on every path out, including the InputError ones.
 class File {
@@ -74,6 +76,7 @@ FabricFormat detect(std::string_view head, const std::string& path) {
   if (looks_like_snapshot(head)) return FabricFormat::Snapshot;
   if (looks_binary(head))
     throw InputError(path, 0, std::string("binary data, not ") + kKnownFormats);
+  if (looks_like_iblinkinfo(head)) return FabricFormat::Iblinkinfo;
   if (looks_like_ibnetdiscover_text(head)) return FabricFormat::IbnetdiscoverText;
   if (head.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw InputError(path, 0, std::string("empty file (only blank lines): expected ") + kKnownFormats);
@@ -107,6 +110,9 @@ std::vector<Fabric> load_fabric_file(const std::string& path) {
       break;
     case FabricFormat::Snapshot:
       fabrics = snapshot_from_json(File(path).read(SIZE_MAX), path).fabrics;
+      break;
+    case FabricFormat::Iblinkinfo:
+      fabrics.push_back(parse_iblinkinfo_text(File(path).read(SIZE_MAX), path));
       break;
   }
   for (auto& fabric : fabrics) {

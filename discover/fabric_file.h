@@ -8,7 +8,7 @@
 
 namespace slurmtopo {
 
-enum class FabricFormat { IbnetdiscoverText, IbndCache, Snapshot };
+enum class FabricFormat { IbnetdiscoverText, IbndCache, Snapshot, Iblinkinfo };
 
 // Throws InputError naming the file when it is none of the known formats.
 FabricFormat detect_fabric_format(const std::string& path);

@@ -128,6 +128,8 @@ class Cursor {
 };
 
 // The one keyword read in comments; compared by hand as it is tested on every word.
+constexpr int64_t kMaxUnicastLid = 0xBFFF;
+
 bool is_lid(std::string_view w) { return w.size() == 3 && w[0] == 'l' && w[1] == 'i' && w[2] == 'd'; }
 
 // Speed names as ibnetdiscover prints them; "???" is its own word for a speed it cannot name.
@@ -162,6 +164,10 @@ LinkWord read_link_word(std::string_view word, int& width, LinkSpeed& speed) {
   } else {
     int lanes = 0;
     while (i < word.size() && i < 3 && word[i] >= '0' && word[i] <= '9') lanes = lanes * 10 + (word[i++] - '0');
+    // "-4xNDR": a width that cannot be; other words starting with '-' are not links.
+    if (i == 0 && word.size() > 2 && word[0] == '-' && word[1] >= '0' && word[1] <= '9' &&
+        word.find('x') != std::string_view::npos)
+      return LinkWord::Malformed;
     if (i == 0 || i >= word.size() || word[i] != 'x') return LinkWord::NotALink;
     ++i;
     if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 12) return LinkWord::Malformed;
@@ -416,8 +422,9 @@ class DumpParser {
 
   uint16_t read_lid(Cursor& c) const {
     c.skip_blanks();
-    int64_t lid = c.decimal(65535);
-    if (lid < 0) fail("a LID (0-65535) after \"lid\"", c.rest());
+    // Unicast LIDs are 1-0xBFFF; 0 is a port the SM has not configured.
+    int64_t lid = c.decimal(kMaxUnicastLid);
+    if (lid < 0) fail("a unicast LID (0-49151) after \"lid\"", c.rest());
     return static_cast<uint16_t>(lid);
   }
 
@@ -439,7 +446,7 @@ class DumpParser {
     FabricNode node = pending_;
     node.kind = kind;
     int64_t ports = c.decimal(255);
-    if (ports < 0) fail("the port count after " + std::string(to_string(kind)), c.rest());
+    if (ports < 1) fail("the port count (1-255) after " + std::string(to_string(kind)), c.rest());
     node.num_ports = static_cast<int>(ports);
     c.skip_blanks();
     NodeKind named_kind;  // S-/H-/R- always matches the keyword in real dumps; the keyword rules
@@ -483,13 +490,15 @@ class DumpParser {
     Link& link = port.link;
     link.a.guid = self.guid;
     link.a.port = read_port(c, "a local port number");
-    if (link.a.port > self.num_ports)
-      fail("a port number within the node's " + std::to_string(self.num_ports) + " ports", c.rest());
+    // Port 0 is a switch's management port, inside the ASIC: no cable ends there.
+    if (link.a.port < 1 || link.a.port > self.num_ports)
+      fail("a port number within the node's ports 1-" + std::to_string(self.num_ports), c.rest());
     read_port_guid(c, link.a.port_guid);
     c.skip_blanks();
     if (c.at_end()) fail("the remote end \"S-/H-/R-<guid>\"[port] (line cut off?)", c.rest());
     read_node_name(c, link.b.guid, port.peer_kind);
     link.b.port = read_port(c, "the remote port number");
+    if (link.b.port < 1) fail("a remote port number 1-255 (port 0 takes no cable)", c.rest());
     c.skip_blanks();
     read_port_guid(c, link.b.port_guid);
     c.skip_blanks();
@@ -555,6 +564,7 @@ class DumpParser {
                        : "no Switch/Ca/Rt block: expected ibnetdiscover topology text");
     }
     std::vector<BlockRef> blocks = blocks_by_guid();
+    check_remote_ports(blocks);
     add_peers_without_block(blocks);
     normalize(fabric_);
   }
@@ -577,6 +587,21 @@ class DumpParser {
         fail_at(blocks[i].line, "expected one block per node, but 0x" + guid_hex(blocks[i].guid) +
                                     " already has one at line " + std::to_string(blocks[i - 1].line));
     return blocks;
+  }
+
+  // A cable's far port must exist on the far node ("[70]" on a 65-port switch cannot).
+  void check_remote_ports(const std::vector<BlockRef>& blocks) const {
+    for (size_t i = 0; i < fabric_.links.size(); ++i) {
+      const LinkEnd& b = fabric_.links[i].b;
+      auto it = std::lower_bound(blocks.begin(), blocks.end(), b.guid,
+                                 [](const BlockRef& r, uint64_t g) { return r.guid < g; });
+      if (it == blocks.end() || it->guid != b.guid) continue;
+      const int ports = fabric_.nodes[it->index].num_ports;
+      if (b.port > ports)
+        fail_at(link_lines_[i].line, "expected a remote port within 0x" + guid_hex(b.guid) + "'s ports 1-" +
+                                         std::to_string(ports) + " (its block at line " + std::to_string(it->line) +
+                                         "), found [" + std::to_string(b.port) + "]");
+    }
   }
 
   // A node that is only a cable's far end was not reached by the sweep: keep it as a

@@ -114,6 +114,7 @@ NameMap load_name_map(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
   NameMap map;
+  map.source = path;
   std::unordered_map<uint64_t, int> first_line;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

@@ -10,6 +10,7 @@
 namespace slurmtopo {
 
 struct NameMap {
+  std::string source;  // the file it was read from; "" when none was given
   std::unordered_map<uint64_t, std::string> by_guid;
   std::optional<std::string> lookup(uint64_t guid) const;
 };

@@ -20,7 +20,7 @@ namespace {
 
 constexpr const char* kValidKeys =
     "host_regex, exclude_hosts, exclude_regex, expected_link, expected_uplinks_per_leaf, "
-    "group_name_regex";
+    "group_name_regex, default_host_names";
 
 using Reader = YamlFields;
 
@@ -104,6 +104,10 @@ const std::map<std::string, Setter>& setters() {
          for (const YAML::Node& item : v) regex(r, item, "exclude_regex[" + std::to_string(i++) + "]", 0);
        }},
       {"expected_link", expected_link},
+      {"default_host_names",
+       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+         s.default_host_names = r.strings(v, "default_host_names");
+       }},
       {"expected_uplinks_per_leaf",
        [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
          s.expected_uplinks_per_leaf = r.count(v, "expected_uplinks_per_leaf");

@@ -17,6 +17,9 @@ struct SiteConfig {
   LinkSpeed expected_speed = LinkSpeed::Unknown;
   int expected_uplinks_per_leaf = 0;        // 0 = learn from the leaves' usual count
   std::string group_name_regex;             // capture 1 of a member switch name names a group
+  // Host names that say nothing (an installer's default): added to localhost, ubuntu, debian,
+  // rocky, "(none)", … (graph/host_names.h).
+  std::vector<std::string> default_host_names;
 };
 
 // Unknown keys and wrongly typed values are InputErrors with the YAML line.

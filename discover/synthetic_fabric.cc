@@ -70,13 +70,13 @@ std::string numbered(const std::string& stem, int n, int count, int min_width) {
 // Fabric. Kinds are numbered in separate passes so LIDs come out switches first.
 class Builder {
  public:
-  Builder(const Generation& gen, int width, LinkSpeed speed)
-      : gen_(gen), width_(width), speed_(speed) {}
+  Builder(const Generation& gen, int width, LinkSpeed speed, int subnet)
+      : gen_(gen), width_(width), speed_(speed), subnet_base_(uint64_t(subnet) << 24) {}
 
   int add_switch(const std::string& name) {
     FabricNode n;
     n.kind = NodeKind::Switch;
-    n.guid = n.sysimgguid = kSwitchGuidBase + 16 * switch_count_++;
+    n.guid = n.sysimgguid = kSwitchGuidBase + subnet_base_ + 16 * switch_count_++;
     n.description = "MF0;" + name + ":" + gen_.switch_part + "/U1";
     n.num_ports = gen_.switch_ports + 1;
     n.vendor_id = kMellanoxVendor;
@@ -87,7 +87,7 @@ class Builder {
   int add_hca(const std::string& host, int host_index, int hca) {
     FabricNode n;
     n.kind = NodeKind::Ca;
-    n.guid = n.sysimgguid = kHcaGuidBase + uint64_t{kMaxHcasPerHost} * host_index + hca;
+    n.guid = n.sysimgguid = kHcaGuidBase + subnet_base_ + uint64_t{kMaxHcasPerHost} * host_index + hca;
     n.description = host + " mlx5_" + std::to_string(hca);
     n.num_ports = 1;
     n.vendor_id = kMellanoxVendor;
@@ -176,6 +176,7 @@ class Builder {
   const Generation& gen_;
   int width_;
   LinkSpeed speed_;
+  uint64_t subnet_base_;  // subnet << 24: GUIDs of another subnet, under the same vendor OUI
   int switch_count_ = 0;
   std::vector<FabricNode> nodes_;
   std::vector<Cable> cables_;
@@ -239,7 +240,8 @@ Fabric generate_fattree(const FatTreeSpec& spec) {
   const int leaves = ceil_div(hosts, hosts_per_leaf);
   const int pods = ceil_div(leaves, leaves_per_pod);
 
-  Builder b(gen, spec.width, spec.speed);
+  require(spec.subnet >= 0 && spec.subnet <= 255, "subnet must be 0..255");
+  Builder b(gen, spec.width, spec.speed, spec.subnet);
   const std::string& sp = spec.switch_prefix;
   std::vector<int> leaf;
   for (int l = 0; l < leaves; ++l)
@@ -304,7 +306,8 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
                                                " spines per rail have too few ports for " +
                                                std::to_string(sus) + " SUs");
 
-  Builder b(gen, spec.width, spec.speed);
+  require(spec.subnet >= 0 && spec.subnet <= 255, "subnet must be 0..255");
+  Builder b(gen, spec.width, spec.speed, spec.subnet);
   std::vector<std::vector<int>> rail_leaves(spec.rails);  // [rail][su]
   for (int s = 0; s < sus; ++s)
     for (int r = 0; r < spec.rails; ++r)
@@ -343,224 +346,51 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
                                   std::to_string(per_su) + "x" + std::to_string(spec.rails));
 }
 
-namespace {
-
-// "MF0;leaf001:MQM9700/U1" → "leaf001".
-std::string switch_name_of(const FabricNode& n) {
-  const std::string& d = n.description;
-  if (d.rfind("MF0;", 0) != 0) return d;
-  const size_t colon = d.find(':', 4);
-  return d.substr(4, colon == std::string::npos ? std::string::npos : colon - 4);
-}
-
-bool is_host_hca(const FabricNode& n) {
-  return n.kind == NodeKind::Ca && n.description != kAggregationNodeDescription;
-}
-
-bool names(const FabricNode& n, const std::string& name) {
-  if (n.kind == NodeKind::Switch) return switch_name_of(n) == name;
-  if (!is_host_hca(n)) return false;
-  return n.description == name || n.description.substr(0, n.description.find(' ')) == name;
-}
-
-// Node GUIDs a fault name stands for, sorted (nodes are).
-std::vector<uint64_t> resolve(const Fabric& f, const std::string& name) {
-  std::vector<uint64_t> guids;
-  for (const auto& n : f.nodes)
-    if (names(n, name)) guids.push_back(n.guid);
-  require(!guids.empty(), "no switch or host named '" + name + "'");
-  return guids;
-}
-
-bool contains(const std::vector<uint64_t>& sorted, uint64_t guid) {
-  return std::binary_search(sorted.begin(), sorted.end(), guid);
-}
-
-// The first cable (in link order, so the lowest port) between two named nodes.
-Link& find_cable(Fabric& f, const std::string& a, const std::string& b) {
-  const auto as = resolve(f, a), bs = resolve(f, b);
-  for (auto& l : f.links)
-    if ((contains(as, l.a.guid) && contains(bs, l.b.guid)) ||
-        (contains(bs, l.a.guid) && contains(as, l.b.guid)))
-      return l;
-  throw std::invalid_argument("synthetic fabric: no cable between '" + a + "' and '" + b + "'");
-}
-
-const FabricNode* switch_named(const Fabric& f, const std::string& name) {
-  for (const auto& n : f.nodes)
-    if (n.kind == NodeKind::Switch && switch_name_of(n) == name) return &n;
-  return nullptr;
-}
-
-// The leaf in the same role one group on: su<s+1>-rail<r> for a rail leaf, otherwise the next
-// trailing number (leaf004 → leaf005); both wrap to 1.
-const FabricNode& next_leaf(const Fabric& f, const FabricNode& leaf) {
-  const std::string name = switch_name_of(leaf);
-  auto is_digits = [&](size_t from, size_t to) {
-    return from < to && std::all_of(name.begin() + from, name.begin() + to, [](char ch) {
-             return std::isdigit(static_cast<unsigned char>(ch));
-           });
+std::vector<Fabric> split_rail_planes(const Fabric& fabric, const RailOptimizedSpec& spec, int planes) {
+  require(planes >= 1 && spec.rails % planes == 0,
+          std::to_string(spec.rails) + " rails do not divide into " + std::to_string(planes) + " planes");
+  require(!spec.storage_switch || planes == 1, "a storage tier belongs to no rail plane (leave out --storage)");
+  // Rail r's switches are su<s>-rail<r> and rail<r>-spineNN, its HCAs "<host> mlx5_<r>"; a SHARP
+  // node belongs to its switch's plane.
+  auto rail_of_name = [](const std::string& d, const std::string& key) -> int {
+    const size_t at = d.find(key);
+    if (at == std::string::npos) return -1;
+    size_t end = at + key.size();
+    while (end < d.size() && std::isdigit(static_cast<unsigned char>(d[end]))) ++end;
+    return end > at + key.size() ? std::stoi(d.substr(at + key.size(), end - at - key.size())) : -1;
   };
-  size_t begin = name.size(), end = name.size();
-  const size_t rail = name.rfind("-rail");
-  const size_t su = rail == std::string::npos ? std::string::npos : name.rfind("su", rail);
-  if (su != std::string::npos && is_digits(su + 2, rail)) {
-    begin = su + 2;
-    end = rail;
-  } else {
-    while (begin > 0 && std::isdigit(static_cast<unsigned char>(name[begin - 1]))) --begin;
+  const int per_plane = spec.rails / planes;
+  std::vector<int> plane_of(fabric.nodes.size(), -1);
+  for (size_t i = 0; i < fabric.nodes.size(); ++i) {
+    const FabricNode& n = fabric.nodes[i];
+    int rail = n.kind == NodeKind::Switch ? rail_of_name(n.description, "rail") : rail_of_name(n.description, " mlx5_");
+    if (rail >= 0) plane_of[i] = rail / per_plane;
   }
-  require(is_digits(begin, end), "cannot tell which leaf follows '" + name + "'");
-  const size_t width = end - begin;
-  auto with = [&](long long n) {
-    std::string number = std::to_string(n);
-    if (number.size() < width) number.insert(0, width - number.size(), '0');
-    return name.substr(0, begin) + number + name.substr(end);
-  };
-  for (const auto& candidate : {with(std::stoll(name.substr(begin, width)) + 1), with(1)})
-    if (const FabricNode* n = switch_named(f, candidate); n && n->guid != leaf.guid) return *n;
-  throw std::invalid_argument("synthetic fabric: no leaf follows '" + name + "'");
-}
-
-LinkEnd& end_at(Link& l, uint64_t guid) { return l.a.guid == guid ? l.a : l.b; }
-LinkEnd& far_end(Link& l, uint64_t guid) { return l.a.guid == guid ? l.b : l.a; }
-
-void move_switch_end(LinkEnd& e, const FabricNode& to, int port) {
-  e.guid = to.guid;
-  e.lid = to.lid;
-  e.port = port;
-}
-
-void miscable_rail(Fabric& f, const std::string& host, int rail) {
-  const std::string description = host + " mlx5_" + std::to_string(rail);
-  const auto hca = resolve(f, description);
-  auto own = std::find_if(f.links.begin(), f.links.end(), [&](const Link& l) {
-    return l.a.guid == hca.front() || l.b.guid == hca.front();
-  });
-  require(own != f.links.end(), "'" + description + "' has no cable");
-  LinkEnd& leaf_end = far_end(*own, hca.front());
-  const FabricNode* leaf = f.find(leaf_end.guid);
-  require(leaf && leaf->kind == NodeKind::Switch, "'" + description + "' is not on a switch");
-  const FabricNode& target = next_leaf(f, *leaf);
-
-  std::vector<bool> used(target.num_ports + 1, false);
-  Link* same_port = nullptr;
-  for (auto& l : f.links)
-    for (LinkEnd* e : {&l.a, &l.b})
-      if (e->guid == target.guid && e->port <= target.num_ports) {
-        used[e->port] = true;
-        if (e->port == leaf_end.port) same_port = &l;
-      }
-  // The last port is the internal SHARP one, never cabled.
-  const auto free = std::find(used.begin() + 1, used.end() - 1, false);
-  if (free != used.end() - 1) {
-    move_switch_end(leaf_end, target, static_cast<int>(free - used.begin()));
-    return;
+  auto index_of = [&](uint64_t guid) { return static_cast<size_t>(fabric.find(guid) - fabric.nodes.data()); };
+  for (const auto& l : fabric.links)  // aggregation nodes follow their switch
+    for (auto [x, y] : {std::pair{l.a.guid, l.b.guid}, std::pair{l.b.guid, l.a.guid}})
+      if (plane_of[index_of(x)] < 0) plane_of[index_of(x)] = plane_of[index_of(y)];
+  std::vector<Fabric> out(planes);
+  for (int p = 0; p < planes; ++p) {
+    out[p].name = fabric.name + "-plane" + std::to_string(p + 1);
+    out[p].source = fabric.source + "-plane" + std::to_string(p + 1);
   }
-  const FabricNode* partner = same_port ? f.find(far_end(*same_port, target.guid).guid) : nullptr;
-  require(partner && is_host_hca(*partner),
-          "no free port or HCA to swap with on '" + switch_name_of(target) + "'");
-  const int port = leaf_end.port;
-  move_switch_end(end_at(*same_port, target.guid), *leaf, port);
-  move_switch_end(leaf_end, target, port);
+  for (size_t i = 0; i < fabric.nodes.size(); ++i)
+    if (plane_of[i] >= 0) out[plane_of[i]].nodes.push_back(fabric.nodes[i]);
+  for (const auto& l : fabric.links)
+    if (int p = plane_of[index_of(l.a.guid)]; p >= 0) out[p].links.push_back(l);
+  for (auto& f : out) normalize(f);
+  return out;
 }
 
-const char* factory_description(uint32_t hca_device) {
+const char* synthetic_factory_description(uint32_t hca_device) {
   for (const auto& g : kGenerations)
     if (g.hca_device == hca_device) return g.hca_factory_description;
   return kGenerations[std::size(kGenerations) - 1].hca_factory_description;
 }
 
-// Nodes among `candidates` that no cable reaches any more.
-void drop_uncabled(Fabric& f, std::vector<uint64_t> candidates) {
-  std::sort(candidates.begin(), candidates.end());
-  std::vector<uint64_t> cabled;
-  for (const auto& l : f.links)
-    if (contains(candidates, l.a.guid) || contains(candidates, l.b.guid))
-      cabled.insert(cabled.end(), {l.a.guid, l.b.guid});
-  std::sort(cabled.begin(), cabled.end());
-  std::erase_if(f.nodes, [&](const FabricNode& n) {
-    return contains(candidates, n.guid) && !contains(cabled, n.guid);
-  });
-}
-
-}  // namespace
-
-void apply_faults(Fabric& fabric, const Faults& faults) {
-  for (const auto& [host, rail] : faults.miscable_rail) miscable_rail(fabric, host, rail);
-  // Back in link order, so "the first cable between" below means the lowest port.
-  if (!faults.miscable_rail.empty()) normalize(fabric);
-
-  std::vector<uint64_t> touched;
-  for (const auto& [a, b] : faults.remove_cables) {
-    Link& cable = find_cable(fabric, a, b);
-    touched.insert(touched.end(), {cable.a.guid, cable.b.guid});
-    fabric.links.erase(fabric.links.begin() + (&cable - fabric.links.data()));
-  }
-
-  for (const auto& d : faults.degrade_cables) {
-    Link& cable = find_cable(fabric, d.a, d.b);
-    if (d.width) cable.width = d.width;
-    if (d.speed != LinkSpeed::Unknown) cable.speed = d.speed;
-  }
-
-  for (const auto& host : faults.unnamed_hosts) {
-    bool found = false;
-    for (auto& n : fabric.nodes)
-      if (is_host_hca(n) && names(n, host)) {
-        n.description = factory_description(n.device_id);
-        found = true;
-      }
-    require(found, "no host named '" + host + "'");
-  }
-
-  drop_uncabled(fabric, std::move(touched));
-  normalize(fabric);
-}
-
-namespace {
-
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> parts;
-  std::stringstream in(s);
-  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
-  return parts;
-}
-
-}  // namespace
-
-Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables) {
-  Faults faults;
-  for (const auto& arg : remove_cables) {
-    auto parts = split_commas(arg);
-    if (parts.size() != 2) throw InputError("--remove-cable", 0, "expected 'A,B' (two switch or host names), got '" + arg + "'");
-    faults.remove_cables.emplace_back(parts[0], parts[1]);
-  }
-  for (const auto& arg : degrade_cables) {
-    auto parts = split_commas(arg);
-    if (parts.size() != 2 && parts.size() != 3)
-      throw InputError("--degrade-cable", 0, "expected 'A,B[,1x|EDR|1xEDR]', got '" + arg + "'");
-    CableDegrade d{parts[0], parts[1]};
-    if (parts.size() == 3) {
-      const std::string& link = parts[2];
-      const size_t x = link.find('x');
-      d.width = 0;
-      if (x != std::string::npos) {
-        try {
-          d.width = std::stoi(link.substr(0, x));
-        } catch (const std::exception&) {
-          throw InputError("--degrade-cable", 0, "expected a width like 1x or 2x in '" + arg + "'");
-        }
-      }
-      const std::string speed = x == std::string::npos ? link : link.substr(x + 1);
-      if (!speed.empty()) {
-        d.speed = parse_link_speed(speed);
-        if (d.speed == LinkSpeed::Unknown) throw InputError("--degrade-cable", 0, "expected a speed SDR..XDR in '" + arg + "'");
-      }
-    }
-    faults.degrade_cables.push_back(d);
-  }
-  return faults;
+bool is_synthetic_host_hca(const FabricNode& n) {
+  return n.kind == NodeKind::Ca && n.description != kAggregationNodeDescription;
 }
 
 }  // namespace slurmtopo

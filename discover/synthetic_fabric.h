@@ -8,6 +8,7 @@
 //             GUID = switch GUID + 8 (as Quantum ASICs do), device 0xcf09
 //   HCAs      "<host> mlx5_<n>", GUID 0xb83fd20300c00000 + 16*host + n, port GUID = node GUID,
 //             ConnectX generation matching the speed (NDR → CX-7, device 0x1021)
+//             --subnet N adds N << 24 to every GUID (another subnet, same vendor OUI)
 //   LIDs      1, 2, … switches first, then HCAs, then aggregation nodes, as after an SM sweep.
 //             A subnet has 49151 unicast LIDs; nodes beyond that keep LID 0 (the k=64 3-level
 //             tree has 70,656 nodes: a real SM could not address it as one subnet either).
@@ -40,6 +41,7 @@
 #include <vector>
 
 #include "discover/fabric.h"
+#include "discover/synthetic_faults.h"  // Faults, apply_faults: what a generated fabric gets wrong
 
 namespace slurmtopo {
 
@@ -55,6 +57,7 @@ struct FatTreeSpec {
   std::string host_prefix = "gpu";
   std::string switch_prefix = "";  // prepended to every switch name
   bool sharp = false;              // an aggregation node on every switch
+  int subnet = 0;                  // 0..255: GUIDs of another subnet, to give several together
 };
 
 struct RailOptimizedSpec {  // DGX SuperPOD style
@@ -70,40 +73,23 @@ struct RailOptimizedSpec {  // DGX SuperPOD style
   // Every host also has one storage HCA (mlx5_<rails>) on a separate storage tier, which
   // serves all hosts and so must not become a Slurm leaf.
   bool storage_switch = false;
-};
-
-// One cable to degrade; the default is a link that trained at 1x.
-struct CableDegrade {
-  std::string a, b;                      // names as in Faults
-  int width = 1;                         // 0 = keep
-  LinkSpeed speed = LinkSpeed::Unknown;  // Unknown = keep
-};
-
-// Faults for tests, applied in this order: miscable, remove, degrade, unnamed (so the earlier
-// ones can still name the hosts). A name is a switch name ("leaf001"), a host name ("gpu001",
-// meaning any of its HCAs) or a full HCA description ("gpu001 mlx5_1"). A node left without
-// cables is dropped, since no sweep could reach it. (The "= {}" lets designated initializers
-// name only the faults they want without -Wextra warnings.)
-struct Faults {
-  std::vector<std::pair<std::string, std::string>> remove_cables = {};  // one cable between the two
-  std::vector<CableDegrade> degrade_cables = {};
-  std::vector<std::string> unnamed_hosts = {};  // HCAs get their factory description
-  // (host, rail): that HCA's cable goes to the same rail's leaf of the next SU (su2-rail3 after
-  // su1-rail3, wrapping) or, in a fat tree, to the next leaf. It takes the target's first free
-  // port; on a full leaf it swaps with the HCA on the same port, as crossed cables do.
-  std::vector<std::pair<std::string, int>> miscable_rail = {};
+  int subnet = 0;  // 0..255: GUIDs of another subnet, to give several together
 };
 
 // Both throw std::invalid_argument when the spec cannot be built (names the reason).
 Fabric generate_fattree(const FatTreeSpec& spec);
 Fabric generate_rail_optimized(const RailOptimizedSpec& spec);
 
-// Throws std::invalid_argument on an unknown name or when the named nodes share no cable.
-void apply_faults(Fabric& fabric, const Faults& faults);
+// Rail planes as separate subnets (one SM per rail, the same hosts on every plane): the
+// rail-optimized fabric cut into `planes` fabrics of rails/planes consecutive rails each, every
+// one named "<name>-plane<k>" (k from 1). Throws std::invalid_argument when rails do not divide
+// into planes or a storage tier would belong to none. `fabric` is what generate_rail_optimized
+// (and apply_faults) made of `spec`.
+std::vector<Fabric> split_rail_planes(const Fabric& fabric, const RailOptimizedSpec& spec, int planes);
 
-// Faults as the generator's options give them: "A,B" (--remove-cable) and
-// "A,B[,<width>x|<SPEED>|<width>x<SPEED>]" (--degrade-cable, 1x when the third part is absent),
-// A and B named as apply_faults names them. Throws InputError naming the option.
-Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables);
+// What a generated HCA says before a host names it, by its device id; whether a generated
+// CA is a host's HCA (not a SHARP aggregation node). For synthetic_faults.cc.
+const char* synthetic_factory_description(uint32_t hca_device);
+bool is_synthetic_host_hca(const FabricNode& n);
 
 }  // namespace slurmtopo

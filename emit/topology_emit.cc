@@ -1,5 +1,7 @@
 #include "emit/topology_emit.h"
 
+#include <algorithm>
+
 #include "base/text.h"
 #include "base/files.h"
 #include "base/input_error.h"
@@ -24,15 +26,34 @@ ParsedTopology read_topology(const std::string& path) {
   return parsed;
 }
 
-std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPlan& plan) {
+std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPlan& plan,
+                                        const std::optional<std::vector<std::string>>& slurm_nodes,
+                                        const std::string& slurm_source) {
   std::vector<std::string> w;
   int unresolved = 0;
   for (const auto& h : cluster.hcas) unresolved += !h.unresolved.empty();
   if (unresolved)
     w.push_back(counted(unresolved, "HCA has", "HCAs have") + " no usable host name (see slurmtopo inspect)");
-  for (const Anomaly& a : cluster.anomalies)
-    if (a.kind == Anomaly::Kind::SplitFabrics) w.push_back(a.subject + ": " + a.detail);
-  if (!plan.in_slurm_not_fabric.empty())
+  if (cluster.name_map.entries > 0 && cluster.name_map.matched == 0)
+    w.push_back("the name map " + cluster.name_map.source + " matches nothing in the fabric (" +
+                counted(cluster.name_map.entries, "entry", "entries") + ", none of them a GUID of the " +
+                counted(cluster.hcas.size(), "HCA", "HCAs") + " swept): a map of another fabric?");
+  std::vector<std::string> partial;
+  for (const Anomaly& a : cluster.anomalies) {
+    const bool placed = !slurm_nodes || std::count(slurm_nodes->begin(), slurm_nodes->end(), a.subject);
+    if (a.kind == Anomaly::Kind::PartialHost && placed) partial.push_back(a.subject);
+  }
+  if (!partial.empty())
+    w.push_back("partial " + counted(partial.size(), "host", "hosts") + " " + listed(partial) +
+                ": fewer rails than their unit's peers (UFM or service hosts?); exclude them (exclude_hosts in "
+                "site.yaml) or pass --slurm-conf so only Slurm's nodes are placed");
+  size_t grouped = 0;
+  for (const auto& h : cluster.hosts) grouped += h.group >= 0;
+  if (slurm_nodes && !plan.in_slurm_not_fabric.empty() && plan.in_fabric_not_slurm.size() == grouped)
+    w.push_back(slurm_source + " matches nothing in the fabric: none of its " +
+                counted(plan.in_slurm_not_fabric.size(), "node", "nodes") + " is one of the fabric's " +
+                counted(grouped, "host", "hosts") + " (another cluster's file?)");
+  else if (!plan.in_slurm_not_fabric.empty())
     w.push_back(counted(plan.in_slurm_not_fabric.size(), "Slurm node", "Slurm nodes") + " not in the fabric: " +
                 listed(plan.in_slurm_not_fabric));
   return w;
@@ -51,7 +72,12 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   out.plan = plan_topology(cluster, request);
   out.to_stdout = is_stdout(r.output);
   out.target = out.to_stdout ? "topology.conf" : r.output;
-  out.warnings = input_warnings(cluster, out.plan);
+  out.warnings = input_warnings(cluster, out.plan, request.slurm_nodes,
+                                r.nodes.empty() ? r.slurm_conf : "--nodes");
+  if (!out.plan.storage_left_out.empty())
+    out.notes.push_back(counted(out.plan.storage_left_out.size(), "storage host", "storage hosts") +
+                        " (HCAs on side rails only) left out: " + listed(out.plan.storage_left_out) +
+                        "; name them in --nodes or --slurm-conf to place them");
   if (!out.plan.in_fabric_not_slurm.empty())
     out.notes.push_back(counted(out.plan.in_fabric_not_slurm.size(), "fabric host", "fabric hosts") +
                         " not in Slurm, left out: " +

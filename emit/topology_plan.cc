@@ -21,9 +21,19 @@ std::string describe(const Fabric& f) {
 TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request) {
   TopologyPlan plan;
   plan.tree = build_slurm_tree(cluster);
-  std::vector<std::string> hosts;
+  std::vector<std::string> hosts, compute;
   for (const auto& h : cluster.hosts)
-    if (h.group >= 0) hosts.push_back(h.name);  // already in natural order
+    if (h.group >= 0) {
+      hosts.push_back(h.name);  // already in natural order
+      if (h.storage) plan.storage_left_out.push_back(h.name);
+      else compute.push_back(h.name);
+    }
+  if (!request.slurm_nodes && !plan.storage_left_out.empty()) {
+    // Storage hosts are placed only when Slurm's node list names them.
+    plan.tree = restrict_to_nodes(plan.tree, compute);
+  } else {
+    plan.storage_left_out.clear();
+  }
   if (request.slurm_nodes) {
     std::vector<std::string> slurm = *request.slurm_nodes;
     std::sort(slurm.begin(), slurm.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });

@@ -24,6 +24,7 @@ struct TopologyPlan {
   TopologyCheck check;                          // run on `text`, parsed back
   std::vector<std::string> in_slurm_not_fabric;  // Slurm nodes the fabric does not show
   std::vector<std::string> in_fabric_not_slurm;  // fabric hosts Slurm does not know
+  std::vector<std::string> storage_left_out;     // storage hosts, without a Slurm node list
 };
 
 TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request);

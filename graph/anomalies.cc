@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <map>
 
+#include "base/text.h"
 #include "graph/cluster.h"
+#include "slurm/ranges.h"
 
 namespace slurmtopo {
 
@@ -18,7 +20,9 @@ const char* to_string(Anomaly::Kind kind) {
     case Anomaly::Kind::MissingRail: return "missing-rail";
     case Anomaly::Kind::MiscabledRail: return "miscabled-rail";
     case Anomaly::Kind::SecondaryLeaf: return "secondary-leaf";
-    case Anomaly::Kind::SplitFabrics: return "split-fabrics";
+    case Anomaly::Kind::CrossedRails: return "crossed-rails";
+    case Anomaly::Kind::MissingLeaf: return "missing-leaf";
+    case Anomaly::Kind::PartialHost: return "partial-host";
   }
   return "?";
 }
@@ -57,8 +61,90 @@ std::string end_name(const Cluster& c, const std::vector<int>& switch_of,
 std::string rail_on(const Cluster& c, const Host& h, int sw) {
   for (int i : h.hcas)
     if (std::count(c.hcas[i].switches.begin(), c.hcas[i].switches.end(), sw))
-      return c.hcas[i].rail.empty() ? "an HCA" : "rail " + c.hcas[i].rail;
+      return c.hcas[i].rail.empty() ? "an HCA" : c.hcas[i].rail;
   return "an HCA";
+}
+
+// A host with at most half its unit's rails is no compute node like its peers: a UFM or
+// service host cabled into the unit.
+std::string partial_host(size_t has, size_t unit, const std::string& missing) {
+  return std::to_string(has) + " of its unit's " + std::to_string(unit) + " rails" +
+         (missing.empty() ? "" : " (no cable to " + missing + ")") +
+         ": not built like its peers (a UFM, storage or service host?); exclude it (exclude_hosts in "
+         "site.yaml) or give --slurm-conf so topology.conf holds Slurm's nodes only";
+}
+
+// Unresolved HCAs, one anomaly per switch they hang off: its ports and why. A leaf of 60
+// unnamed DGX HCAs is one line to act on, not 60 (inspect --json lists every HCA).
+void record_unresolved(Cluster& c) {
+  std::map<int, std::vector<int>> by_switch;  // switch (-1: none) → HCAs
+  for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
+    if (!c.hcas[i].unresolved.empty()) by_switch[c.hcas[i].switches.empty() ? -1 : c.hcas[i].switches.front()].push_back(i);
+  for (const auto& [s, ids] : by_switch) {
+    std::vector<int> ports;
+    std::map<std::string, std::vector<int>> reasons;
+    for (int i : ids) {
+      if (!c.hcas[i].ports.empty()) ports.push_back(c.hcas[i].ports.front());
+      reasons[c.hcas[i].unresolved].push_back(i);
+    }
+    std::sort(ports.begin(), ports.end());
+    std::string detail = counted(ids.size(), "unresolved HCA", "unresolved HCAs");
+    if (!ports.empty()) detail += (ports.size() == 1 ? " on port " : " on ports ") + format_ranges(ports);
+    std::string why;
+    for (const auto& [reason, hcas] : reasons) {
+      why += (why.empty() ? ": " : "; ") + std::to_string(hcas.size()) + " " + reason;
+      // A few are worth naming one by one, unless their descriptions are all the factory's.
+      if (hcas.size() > 3 || reason == "factory-default node description" || reason == "empty node description")
+        continue;
+      std::string named;
+      for (int i : hcas)
+        named += (named.empty() ? "" : ", ") + ("\"" + c.hcas[i].description + "\"") +
+                 (c.hcas[i].ports.empty() ? "" : " [" + std::to_string(c.hcas[i].ports.front()) + "]");
+      why += " (" + named + ")";
+    }
+    c.anomalies.push_back({Anomaly::Kind::UnresolvedHca, s >= 0 ? c.switches[s].name : "(no switch)", detail + why});
+  }
+}
+
+// Cables from a switch to each switch above it.
+std::map<int, int> cables_up(const Cluster& c, const std::vector<int>& switch_of, const SwitchInfo& s) {
+  std::map<int, int> out;
+  for (auto [e, end] = boost::out_edges(s.vertex, c.graph); e != end; ++e) {
+    int peer = switch_of[boost::target(*e, c.graph)];
+    if (peer >= 0 && c.switches[peer].level > s.level) ++out[peer];
+  }
+  return out;
+}
+
+// Which upper switches have fewer cables to this leaf than to its peers (leaves of the same
+// component that reach at least one of the same upper switches): ": 0 of 2 cables to A, B".
+std::string short_uplinks(const Cluster& c, const std::vector<int>& switch_of, const SwitchInfo& leaf) {
+  const std::map<int, int> mine = cables_up(c, switch_of, leaf);
+  std::map<int, std::vector<int>> peer_counts;  // upper switch → cables from each peer
+  std::vector<std::map<int, int>> peers;
+  for (const auto& s : c.switches) {
+    if (&s == &leaf || s.role != SwitchRole::Leaf || s.component != leaf.component) continue;
+    std::map<int, int> up = cables_up(c, switch_of, s);
+    bool shared = mine.empty();
+    for (const auto& [u, n] : up) shared |= mine.count(u) > 0;
+    if (!shared) continue;
+    for (const auto& [u, n] : up) peer_counts[u].push_back(n);
+    peers.push_back(std::move(up));
+  }
+  std::map<std::pair<int, int>, std::vector<int>> short_by;  // (has, usual) → upper switches
+  for (auto& [u, counts] : peer_counts) {
+    // Peers that do not reach u at all count as 0 only when most do reach it.
+    if (2 * counts.size() < peers.size()) continue;
+    const int usual = most_common(counts);
+    const auto it = mine.find(u);
+    const int has = it == mine.end() ? 0 : it->second;
+    if (has < usual) short_by[{has, usual}].push_back(u);
+  }
+  std::string out;
+  for (const auto& [key, uppers] : short_by)
+    out += (out.empty() ? ": " : "; ") + std::to_string(key.first) + " of " + std::to_string(key.second) +
+           " cables to " + join_switches(c, uppers);
+  return out;
 }
 
 }  // namespace
@@ -76,7 +162,11 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
                              rail_on(c, h, s) + " is cabled to " + c.switches[s].name +
                                  (swapped ? " instead of " + c.switches[d.missing.front()].name
                                           : ", outside its unit (" + join_switches(c, grouping.group_leaves[d.group]) + ")")});
-    if (!d.missing.empty() && !swapped)
+    if (d.missing.empty() || swapped) continue;
+    const size_t unit = grouping.group_leaves[d.group].size();
+    if (d.foreign.empty() && 2 * d.missing.size() >= unit)
+      c.anomalies.push_back({K::PartialHost, h.name, partial_host(unit - d.missing.size(), unit, join_switches(c, d.missing))});
+    else
       c.anomalies.push_back({K::MissingRail, h.name,
                              "no cable to " + join_switches(c, d.missing) +
                                  " (the other hosts of its unit have one)"});
@@ -88,9 +178,12 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
     size_t usual = counts.empty() ? 0 : most_common(counts);
     for (int h : g.hosts)
       if (!reported[h] && c.hosts[h].hcas.size() < usual)
-        c.anomalies.push_back({K::MissingRail, c.hosts[h].name,
-                               std::to_string(c.hosts[h].hcas.size()) + " HCAs named for it, its peers have " +
-                                   std::to_string(usual)});
+        c.anomalies.push_back(2 * c.hosts[h].hcas.size() <= usual
+                                  ? Anomaly{K::PartialHost, c.hosts[h].name,
+                                            partial_host(c.hosts[h].hcas.size(), usual, "")}
+                                  : Anomaly{K::MissingRail, c.hosts[h].name,
+                                            std::to_string(c.hosts[h].hcas.size()) +
+                                                " HCAs named for it, its peers have " + std::to_string(usual)});
   }
   for (size_t s = 0; s < grouping.secondary.size(); ++s)
     if (grouping.secondary[s])
@@ -117,7 +210,8 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
                                                       : (peers.size() > 1 ? most_common(peers) : 0);
     if (expected > 0 && s.uplinks != expected)
       c.anomalies.push_back({K::MissingUplinks, s.name,
-                             std::to_string(s.uplinks) + " uplinks, expected " + std::to_string(expected)});
+                             std::to_string(s.uplinks) + " uplinks, expected " + std::to_string(expected) +
+                                 short_uplinks(c, switch_of, s)});
   }
 
   // Per fabric: the usual width and speed, unless the site says what they should be.
@@ -162,13 +256,7 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
     }
   }
 
-  for (const auto& hca : c.hcas) {
-    if (hca.unresolved.empty()) continue;
-    std::string where;
-    for (int s : hca.switches) where += (where.empty() ? " on " : ", ") + c.switches[s].name;
-    c.anomalies.push_back({K::UnresolvedHca, "0x" + guid_hex(hca.guid) + " \"" + hca.description + "\"",
-                           hca.unresolved + where});
-  }
+  record_unresolved(c);
 }
 
 }  // namespace slurmtopo

@@ -4,15 +4,17 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/filtered_graph.hpp>
+#include <iterator>
 #include <map>
-#include <regex>
+#include <numeric>
 #include <set>
 
 #include "base/input_error.h"
 #include "graph/anomalies.h"
+#include "graph/cluster_hosts.h"
 #include "graph/grouping.h"
-#include "graph/host_names.h"
 #include "graph/rail_agreement.h"
+#include "graph/rail_positions.h"
 #include "graph/switch_names.h"
 #include "graph/unit_names.h"
 #include "slurm/hostlist.h"
@@ -106,125 +108,6 @@ void collect_switches(Cluster& c, const std::vector<int>& comp, std::vector<int>
   for (int i = 0; i < static_cast<int>(c.switches.size()); ++i) switch_of[c.switches[i].vertex] = i;
 }
 
-std::regex compile_host_regex(const SiteConfig& site) {
-  try {
-    std::regex re(site.host_regex);
-    if (re.mark_count() < 1)
-      throw InputError(site.source.empty() ? "host_regex" : site.source, 0,
-                       "host_regex needs one capture group: the host name");
-    return re;
-  } catch (const std::regex_error& e) {
-    throw InputError(site.source.empty() ? "host_regex" : site.source, 0,
-                     "host_regex is not a valid regular expression: " + std::string(e.what()));
-  }
-}
-
-bool excluded_host(const std::string& host, const std::set<std::string>& names,
-                   const std::vector<std::regex>& patterns) {
-  if (names.count(host)) return true;
-  for (const auto& re : patterns)
-    if (std::regex_search(host, re)) return true;
-  return false;
-}
-
-void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<int>& switch_of) {
-  const std::regex host_regex = compile_host_regex(options.site);
-  std::set<std::string> excluded_names;
-  for (const auto& expr : options.site.exclude_hosts)
-    for (auto& h : expand_hostlist(expr)) excluded_names.insert(std::move(h));
-  std::vector<std::regex> excluded_patterns;
-  for (const auto& p : options.site.exclude_regex) excluded_patterns.emplace_back(p);
-
-  for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v) {
-    const FabricNode& n = node_of(c, v);
-    if (n.kind != NodeKind::Ca) continue;
-    if (is_aggregation_node(n.description)) {
-      ++c.aggregation_nodes;
-      continue;
-    }
-    Hca hca;
-    hca.vertex = v;
-    hca.fabric = c.graph[v].fabric;
-    hca.guid = n.guid;
-    hca.description = n.description;
-    std::string mapped = options.names.lookup(n.guid).value_or("");
-    for (auto [e, end] = boost::out_edges(v, c.graph); e != end; ++e) {
-      const Link& link = c.fabrics[hca.fabric].links[c.graph[*e].link];
-      const LinkEnd& mine = link.a.guid == n.guid ? link.a : link.b;
-      if (mapped.empty() && mine.port_guid) mapped = options.names.lookup(mine.port_guid).value_or("");
-      int s = switch_of[boost::target(*e, c.graph)];
-      if (s >= 0) hca.switches.push_back(s);
-    }
-    HcaIdentity id = identify_hca(n.description, host_regex, mapped);
-    hca.host = id.host;
-    hca.rail = id.rail;
-    hca.unresolved = id.unresolved;
-    hca.excluded = !hca.host.empty() && excluded_host(hca.host, excluded_names, excluded_patterns);
-    c.hcas.push_back(std::move(hca));
-  }
-
-  // Two HCAs claiming the same host and rail: one of them is lying, and we cannot tell which.
-  std::map<std::pair<std::string, std::string>, std::vector<int>> claims;
-  for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
-    if (!c.hcas[i].host.empty() && !c.hcas[i].rail.empty())
-      claims[{c.hcas[i].host + "\n" + std::to_string(c.hcas[i].fabric), c.hcas[i].rail}].push_back(i);
-  for (const auto& [key, ids] : claims) {
-    if (ids.size() < 2) continue;
-    for (int i : ids) {
-      c.hcas[i].unresolved = std::to_string(ids.size()) + " HCAs claim '" + c.hcas[i].host + " " +
-                             c.hcas[i].rail + "'";
-      c.hcas[i].host.clear();
-    }
-  }
-}
-
-void assemble_hosts(Cluster& c) {
-  // host → fabric → HCAs; a host on several fabrics belongs to the one with most of its HCAs
-  // (the compute fabric, not the storage one).
-  std::map<std::string, std::map<int, std::vector<int>>> by_host;
-  for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
-    if (!c.hcas[i].host.empty() && !c.hcas[i].excluded)
-      by_host[c.hcas[i].host][c.hcas[i].fabric].push_back(i);
-  // Equally many HCAs on several fabrics is no compute/storage split: most likely rail planes
-  // swept as separate subnets, which the model does not join yet. Say so rather than silently
-  // grouping by the first plane alone.
-  std::map<std::vector<int>, std::vector<std::string>> split;  // tied fabrics → hosts
-  for (auto& [name, fabrics] : by_host) {
-    auto best = fabrics.begin();
-    for (auto it = fabrics.begin(); it != fabrics.end(); ++it)
-      if (it->second.size() > best->second.size()) best = it;
-    std::vector<int> tied;
-    for (const auto& [f, hcas] : fabrics)
-      if (hcas.size() == best->second.size()) tied.push_back(f);
-    if (tied.size() > 1) split[tied].push_back(name);
-    Host h;
-    h.name = name;
-    h.fabric = best->first;
-    h.hcas = best->second;
-    std::sort(h.hcas.begin(), h.hcas.end(), [&](int a, int b) {
-      return natural_less(c.hcas[a].rail, c.hcas[b].rail) ||
-             (c.hcas[a].rail == c.hcas[b].rail && c.hcas[a].guid < c.hcas[b].guid);
-    });
-    c.hosts.push_back(std::move(h));
-  }
-  std::sort(c.hosts.begin(), c.hosts.end(),
-            [](const Host& a, const Host& b) { return natural_less(a.name, b.name); });
-  for (const auto& [tied, hosts] : split) {
-    std::string names;
-    for (int f : tied) names += (names.empty() ? "" : ", ") + c.fabrics[f].name;
-    c.anomalies.push_back({Anomaly::Kind::SplitFabrics, compress_hostlist(hosts),
-                           "as many HCAs on each of the fabrics " + names +
-                               " (rail planes swept as separate subnets?): grouped by " +
-                               c.fabrics[tied.front()].name +
-                               " alone; the others' cables are neither grouped nor checked for rails"});
-  }
-  std::set<std::string> rails;
-  for (const auto& h : c.hosts)
-    for (int i : h.hcas) rails.insert(c.hcas[i].rail);
-  c.rails.assign(rails.begin(), rails.end());
-  std::sort(c.rails.begin(), c.rails.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
-}
-
 // Levels by breadth-first search up from every host-facing switch over switch-to-switch cables.
 void assign_levels(Cluster& c, const std::vector<int>& switch_of) {
   struct SwitchesOnly {
@@ -248,32 +131,38 @@ void assign_levels(Cluster& c, const std::vector<int>& switch_of) {
   }
 }
 
-void group_and_classify(Cluster& c) {
+void group_and_classify(Cluster& c, std::vector<bool>& side) {
   const int num_switches = static_cast<int>(c.switches.size());
   // Side rails (storage) do not define units; their switches are not leaves.
-  std::vector<std::vector<int>> rail_switch(c.rails.size(), std::vector<int>(c.hosts.size(), -1));
-  auto rail_index = [&](const std::string& rail) {
-    return static_cast<int>(std::lower_bound(c.rails.begin(), c.rails.end(), rail,
-                                             [](const auto& a, const auto& b) { return natural_less(a, b); }) -
-                            c.rails.begin());
-  };
+  int slots = 0;
+  for (const auto& h : c.hosts)
+    for (int i : h.hcas) slots = std::max(slots, c.hcas[i].slot + 1);
+  std::vector<std::vector<int>> rail_switch(slots, std::vector<int>(c.hosts.size(), -1));
   for (size_t h = 0; h < c.hosts.size(); ++h)
     for (int i : c.hosts[h].hcas)
-      if (!c.hcas[i].switches.empty()) rail_switch[rail_index(c.hcas[i].rail)][h] = c.hcas[i].switches.front();
-  const std::vector<bool> side = side_rails(rail_switch);
+      if (!c.hcas[i].switches.empty()) rail_switch[c.hcas[i].slot][h] = c.hcas[i].switches.front();
+  side = side_rails(rail_switch);
   std::vector<bool> main_rail(num_switches, false), side_rail(num_switches, false), placed(num_switches, false);
   std::vector<std::vector<int>> host_switches(c.hosts.size());
   for (size_t h = 0; h < c.hosts.size(); ++h) {
     for (int i : c.hosts[h].hcas)
       for (int s : c.hcas[i].switches) {
-        bool is_side = side[rail_index(c.hcas[i].rail)];
+        bool is_side = side[c.hcas[i].slot];
         (is_side ? side_rail : main_rail)[s] = true;
         if (!is_side) host_switches[h].push_back(s);
       }
-    if (host_switches[h].empty())  // a host with side rails only still needs a place
+    // A host with side rails only is a storage host: it keeps a place of its own (its storage
+    // leaves, never with compute hosts), used only when Slurm's node list names it.
+    if (host_switches[h].empty() && !c.hosts[h].hcas.empty() && slots > 1) {
+      bool cabled = false;
+      for (int i : c.hosts[h].hcas) cabled |= !c.hcas[i].switches.empty();
+      c.hosts[h].storage = cabled;
+    }
+    if (host_switches[h].empty())
       for (int i : c.hosts[h].hcas)
         for (int s : c.hcas[i].switches) host_switches[h].push_back(s);
-    for (int s : host_switches[h]) placed[s] = true;
+    if (!c.hosts[h].storage)
+      for (int s : host_switches[h]) placed[s] = true;
   }
   GroupingResult grouping = group_hosts(host_switches, num_switches);
   for (int s = 0; s < num_switches; ++s)
@@ -328,6 +217,7 @@ void count_uplinks(Cluster& c, const std::vector<int>& switch_of) {
 }  // namespace
 
 Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options) {
+  refuse_same_subnet(fabrics);
   Cluster c;
   c.fabrics = std::move(fabrics);
   build_graph(c);
@@ -338,10 +228,13 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   assemble_hosts(c);
   count_ports(c);
   assign_levels(c, switch_of);
-  group_and_classify(c);
+  std::vector<bool> side;
+  group_and_classify(c, side);
+  assign_rails(c, side);
   count_uplinks(c, switch_of);
   c.group_name_regex = options.site.group_name_regex;
   name_groups(c, c.group_name_regex);
+  record_rail_anomalies(c);
   record_fabric_anomalies(c, options.site, switch_of);
   return c;
 }

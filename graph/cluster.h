@@ -44,6 +44,7 @@ struct SwitchInfo {
   int host_ports = 0;     // cables to compute HCAs (named or not)
   int uplinks = 0;        // cables to switches of a higher level
   int group = -1;         // leaves: the group holding most of its hosts
+  int rail = -1;          // leaves of units of several leaves: the rail it carries (Cluster::rails)
 };
 
 // What the HCA's description (or a map) says about who owns it.
@@ -54,9 +55,12 @@ struct Hca {
   std::string description;
   std::string host;       // empty when unresolved
   std::string rail;       // the HCA's name within its host ("mlx5_0", "HCA-1"), "" if none
+  int slot = -1;          // the position its name gives (HCA-5 of HCA-1/2/5/6 is 2); -1 unhosted
+  int position = -1;      // its rail (Cluster::rails): the rail of the unit's leaf it reaches
   std::string unresolved; // why no host name could be used; empty when resolved
   bool excluded = false;  // site config excludes its host (storage, login)
   std::vector<int> switches;  // indices into Cluster::switches, one per cabled port
+  std::vector<int> ports;     // the switch port of each entry in `switches`
 };
 
 struct Host {
@@ -64,6 +68,16 @@ struct Host {
   int fabric = 0;
   std::vector<int> hcas;   // indices into Cluster::hcas, sorted by rail name
   int group = -1;
+  // Its only HCAs are on side (storage) rails: not a compute host; topology.conf leaves it
+  // out unless Slurm's node list names it.
+  bool storage = false;
+};
+
+// A rail: one position in every unit (the unit's rail-k leaf), whatever its HCAs are called.
+struct Rail {
+  std::string name;                    // "rail 1", …
+  std::vector<std::string> hca_names;  // what its HCAs are called, most common first
+  bool side = false;                   // a storage/side rail: defines no unit
 };
 
 // Hosts that reach the same set of leaves: what Slurm sees as one leaf switch.
@@ -78,7 +92,8 @@ struct Group {
 struct Anomaly {
   enum class Kind {
     PartialSweep, MissingUplinks, DegradedLink, Loopback, LeafToLeaf, UnresolvedHca,
-    MissingRail, MiscabledRail, SecondaryLeaf, SplitFabrics,
+    MissingRail, MiscabledRail, SecondaryLeaf, CrossedRails, MissingLeaf,
+    PartialHost,
   };
   Kind kind;
   std::string subject;  // the switch, host, HCA or cable it is about
@@ -86,14 +101,25 @@ struct Anomaly {
 };
 const char* to_string(Anomaly::Kind kind);
 
+// How much of a --node-name-map the fabric uses: a map for another cluster matches nothing.
+struct NameMapUse {
+  std::string source;  // "" when no map was given
+  int entries = 0;
+  int matched = 0;     // entries naming a node or port GUID of the fabric
+  int unknown() const { return entries - matched; }
+};
+
 struct Cluster {
   std::vector<Fabric> fabrics;
+  NameMapUse name_map;
   FabricGraph graph;
   std::vector<SwitchInfo> switches;  // by fabric, then name
   std::vector<Hca> hcas;             // compute HCAs only (no SHARP aggregation nodes)
   std::vector<Host> hosts;           // Slurm node order (natural sort)
   std::vector<Group> groups;         // by first host
-  std::vector<std::string> rails;    // distinct rail names, natural order
+  std::vector<Rail> rails;           // by position in the unit
+  // Fabrics joined as rail planes of one cluster (the same hosts, as many HCAs on each).
+  std::vector<std::vector<int>> planes;
   std::vector<int> component_fabric; // fabric of each component
   std::vector<Anomaly> anomalies;
   int aggregation_nodes = 0;         // SHARP ANs seen (and ignored as hosts)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <regex>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -17,8 +18,17 @@ struct HcaIdentity {
 // True for SHARP aggregation nodes: CAs inside switches, never hosts.
 bool is_aggregation_node(std::string_view description);
 
-// `host_regex` must have one capture group: the host name. `mapped` (from a name map) wins.
+// Host names an installer leaves behind (localhost, ubuntu, debian, rocky, "(none)", …): a
+// node description naming one of them says nothing about which host it is.
+const std::set<std::string>& distribution_default_host_names();
+
+// `host_regex` must have one capture group: the host name. A name map's value (`mapped`) is a
+// node description, as ibnetdiscover and OpenSM treat it: the same rule picks the host out of
+// it (falling back to its first word when the regex is written for the fabric's own
+// descriptions), and it wins over the fabric's description. Names in `placeholders` (and
+// localhost) are never host names.
 HcaIdentity identify_hca(std::string_view description, const std::regex& host_regex,
-                         const std::string& mapped);
+                         const std::string& mapped,
+                         const std::set<std::string>& placeholders = distribution_default_host_names());
 
 }  // namespace slurmtopo

@@ -31,12 +31,26 @@ std::string hostlist_of(const Cluster& c, const std::vector<int>& hosts) {
   return compress_hostlist(std::move(names));
 }
 
-// rail → leaves its HCAs land on, over all grouped hosts.
-std::map<std::string, std::set<std::string>> rail_leaves(const Cluster& c) {
-  std::map<std::string, std::set<std::string>> out;
+// rail → leaves its HCAs land on, over all hosts.
+std::map<int, std::set<std::string>> rail_leaves(const Cluster& c) {
+  std::map<int, std::set<std::string>> out;
   for (const auto& h : c.hosts)
     for (int i : h.hcas)
-      for (int s : c.hcas[i].switches) out[c.hcas[i].rail].insert(c.switches[s].name);
+      if (c.hcas[i].position >= 0)
+        for (int s : c.hcas[i].switches) out[c.hcas[i].position].insert(c.switches[s].name);
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::vector<std::string> storage_hosts(const Cluster& c) {
+  std::vector<std::string> out;
+  for (const auto& h : c.hosts)
+    if (h.storage) out.push_back(h.name);
   return out;
 }
 
@@ -83,13 +97,25 @@ std::string inspect_text(const Cluster& c) {
   }
   int grouped = 0;
   for (const auto& h : c.hosts) grouped += h.group >= 0;
+  if (!c.name_map.source.empty())
+    out << "name map " << c.name_map.source << ": " << counted(c.name_map.entries, "entry", "entries") << ", "
+        << c.name_map.matched << " in the fabric, " << c.name_map.unknown() << " unknown GUIDs"
+        << (c.name_map.matched == 0 && c.name_map.entries > 0 ? " (matches nothing: a map of another fabric?)" : "")
+        << "\n";
   out << "hosts: " << grouped << " in " << c.groups.size() << " groups; " << unresolved_count(c)
       << " HCAs unresolved\n";
-  if (!c.rails.empty() && !(c.rails.size() == 1 && c.rails[0].empty())) {
-    out << "rails:\n";
-    for (const auto& [rail, leaves] : rail_leaves(c))
-      out << "  " << (rail.empty() ? "(unnamed)" : rail) << ": " << counted(leaves.size(), "leaf", "leaves") << "\n";
+  if (c.rails.size() > 1) {
+    out << "rails (by position in the unit):\n";
+    for (const auto& [rail, leaves] : rail_leaves(c)) {
+      const Rail& r = c.rails[rail];
+      out << "  " << r.name;
+      if (!r.hca_names.empty()) out << " (" << joined(r.hca_names) << ")";
+      out << ": " << counted(leaves.size(), "leaf", "leaves") << (r.side ? ", side rail (storage?)" : "") << "\n";
+    }
   }
+  if (const auto storage = storage_hosts(c); !storage.empty())
+    out << "storage hosts (HCAs on side rails only; left out of topology.conf unless Slurm names them): "
+        << compress_hostlist(storage) << "\n";
   out << "groups (what Slurm sees as leaf switches):\n";
   for (const auto& g : c.groups) {
     out << "  " << g.name << ": " << counted(g.hosts.size(), "host", "hosts") << " " << hostlist_of(c, g.hosts);
@@ -130,6 +156,18 @@ std::string inspect_json(const Cluster& c) {
   for (const auto& h : c.hosts) grouped += h.group >= 0;
   j["hosts"] = grouped;
   j["unresolved_hcas"] = unresolved_count(c);
+  if (!c.name_map.source.empty())
+    j["name_map"] = {{"source", c.name_map.source}, {"entries", c.name_map.entries},
+                     {"matched", c.name_map.matched}, {"unknown_guids", c.name_map.unknown()}};
+  j["unresolved"] = json::array();
+  for (const auto& h : c.hcas) {
+    if (h.unresolved.empty()) continue;
+    json at = json::array();
+    for (size_t k = 0; k < h.switches.size(); ++k)
+      at.push_back({{"switch", c.switches[h.switches[k]].name}, {"port", h.ports[k]}});
+    j["unresolved"].push_back({{"guid", "0x" + guid_hex(h.guid)}, {"fabric", c.fabrics[h.fabric].name},
+                               {"description", h.description}, {"reason", h.unresolved}, {"cabled_to", at}});
+  }
   j["groups"] = json::array();
   for (const auto& g : c.groups) {
     json leaves = json::array();
@@ -139,7 +177,10 @@ std::string inspect_json(const Cluster& c) {
   }
   j["rails"] = json::array();
   for (const auto& [rail, leaves] : rail_leaves(c))
-    j["rails"].push_back({{"name", rail}, {"leaves", std::vector<std::string>(leaves.begin(), leaves.end())}});
+    j["rails"].push_back({{"name", c.rails[rail].name}, {"hca_names", c.rails[rail].hca_names},
+                          {"side", c.rails[rail].side},
+                          {"leaves", std::vector<std::string>(leaves.begin(), leaves.end())}});
+  j["storage_hosts"] = storage_hosts(c);
   j["anomalies"] = json::array();
   for (const auto& a : c.anomalies)
     j["anomalies"].push_back({{"kind", to_string(a.kind)}, {"subject", a.subject}, {"detail", a.detail}});

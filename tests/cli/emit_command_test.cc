@@ -192,3 +192,42 @@ TEST_CASE("emit topology: a fabric whose HCAs are all unnamed says what to give"
   CHECK(r.output.find("no HCA has a usable host name (4 unresolved)") != std::string::npos);
   CHECK_FALSE(s.exists("t.conf"));
 }
+
+TEST_CASE("emit topology: a name map or slurm.conf matching nothing in the fabric is a warning with counts") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string map = s.write("other.map", "0x1111 \"x01 HCA-1\"\n0x2222 \"x02 HCA-1\"\n");
+  Run r = run("emit topology --fabric " + fabric + " --node-name-map " + map);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("warning: the name map " + map + " matches nothing in the fabric (2 entries") != std::string::npos);
+  std::string conf = s.write("slurm.conf", "ClusterName=t\nNodeName=x[01-03] CPUs=8\n");
+  r = run("emit topology --fabric " + fabric + " --slurm-conf " + conf);
+  CHECK(r.output.find(conf + " matches nothing in the fabric: none of its 3 nodes is one of the fabric's 4 hosts") !=
+        std::string::npos);
+  Run i = run("inspect --fabric " + fabric + " --node-name-map " + map);
+  CHECK(i.output.find("2 entries, 0 in the fabric, 2 unknown GUIDs") != std::string::npos);
+}
+
+TEST_CASE("emit topology: partial hosts warn with the hint; storage hosts are left out unless named") {
+  Scratch s;
+  std::string partial = s.path("partial.topo");
+  Run g = run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --remove-cable 'dgx003 mlx5_0,su1-rail0'"
+              " --remove-cable 'dgx003 mlx5_1,su1-rail1' -o " + partial);
+  REQUIRE_MESSAGE(g.code == 0, g.output);
+  Run r = run("emit topology --fabric " + partial);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("warning: partial 1 host dgx003: fewer rails than their unit's peers") != std::string::npos);
+  CHECK(r.output.find("--slurm-conf") != std::string::npos);
+  std::string storage = s.path("storage.topo");
+  std::string cmd = "generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --storage";
+  for (int k = 0; k < 4; ++k) cmd += " --remove-cable dgx001,su1-rail" + std::to_string(k);
+  g = run(cmd + " -o " + storage);
+  REQUIRE_MESSAGE(g.code == 0, g.output);
+  r = run("emit topology --fabric " + storage);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("1 storage host (HCAs on side rails only) left out: dgx001") != std::string::npos);
+  CHECK(r.output.find("Nodes=dgx001") == std::string::npos);
+  r = run("emit topology --fabric " + storage + " --nodes 'dgx[001-008]'");
+  CHECK(r.output.find("dgx[001-004]") == std::string::npos);  // dgx001 is not with the compute hosts
+  CHECK(r.output.find("dgx001") != std::string::npos);
+}

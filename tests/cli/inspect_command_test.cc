@@ -46,7 +46,7 @@ TEST_CASE("inspect --save: the snapshot reads back through --fabric to the same 
 TEST_CASE("inspect: two subnets stay two fabrics with their own roots") {
   Scratch s;
   REQUIRE(run("generate fattree --radix 8 --host-prefix gpu -o " + s.path("ib0.topo")).code == 0);
-  REQUIRE(run("generate fattree --radix 8 --host-prefix cpu -o " + s.path("ib1.topo")).code == 0);
+  REQUIRE(run("generate fattree --radix 8 --host-prefix cpu --subnet 1 -o " + s.path("ib1.topo")).code == 0);
   Run r = run("emit topology --fabric " + s.path("ib0.topo") + " --fabric " + s.path("ib1.topo"));
   REQUIRE_MESSAGE(r.code == 0, r.output);
   CHECK(r.output.find("2 roots") != std::string::npos);
@@ -54,6 +54,17 @@ TEST_CASE("inspect: two subnets stay two fabrics with their own roots") {
   // Both generated fabrics name their switches alike: each is prefixed with its fabric.
   CHECK(r.output.find("SwitchName=ib0-leaf001 ") != std::string::npos);
   CHECK(r.output.find("SwitchName=ib1-leaf001 ") != std::string::npos);
+}
+
+TEST_CASE("inspect: the same dump given twice is an error naming both files") {
+  Scratch s;
+  REQUIRE(run("generate fattree --radix 8 -o " + s.path("a.topo")).code == 0);
+  REQUIRE(run("generate fattree --radix 8 --host-prefix cpu -o " + s.path("b.topo")).code == 0);
+  Run r = run("emit topology --fabric " + s.path("a.topo") + " --fabric " + s.path("b.topo") + " -o " + s.path("t.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find(s.path("b.topo") + ": expected a subnet other than " + s.path("a.topo") + "'s") != std::string::npos);
+  CHECK(r.output.find("the same dump given twice?") != std::string::npos);
+  CHECK_FALSE(s.exists("t.conf"));
 }
 
 TEST_CASE("inspect: the X5 dump needs its GUID map to name any host") {

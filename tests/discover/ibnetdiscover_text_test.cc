@@ -481,6 +481,28 @@ TEST_CASE("ibnetdiscover bad: impossible values") {
   CHECK(error_of("Switch\tmany \"S-a1\" # \"x\"\n").line() == 1);                        // port count
 }
 
+TEST_CASE("ibnetdiscover bad: negative, zero where impossible, or out of range") {
+  const std::string head = "Switch\t36 \"S-00000000000000a1\"\t\t# \"leaf\" enhanced port 0 lid 1 lmc 0\n";
+  CHECK(error_of("Switch\t-3 \"S-00000000000000a1\" # \"x\"\n").line() == 1);        // negative port count
+  CHECK(error_of("Switch\t0 \"S-00000000000000a1\" # \"x\"\n").line() == 1);         // no ports
+  CHECK(error_of("Ca\t0 \"H-00000000000000b1\" # \"x\"\n").line() == 1);
+  CHECK(error_of(head + "[0]\t\"S-a2\"[1]\t\t# \"s\" lid 2 4xNDR\n").line() == 2);      // port 0 has no cable
+  CHECK(error_of(head + "[-1]\t\"S-a2\"[1]\t\t# \"s\" lid 2 4xNDR\n").line() == 2);     // negative port
+  CHECK(error_of(head + "[1]\t\"S-a2\"[0]\t\t# \"s\" lid 2 4xNDR\n").line() == 2);      // remote port 0
+  CHECK(error_of(head + "[1]\t\"S-a2\"[-2]\t\t# \"s\" lid 2 4xNDR\n").line() == 2);
+  CHECK(error_of(head + "[1]\t\"S-a2\"[1]\t\t# \"s\" lid -2 4xNDR\n").line() == 2);     // negative LID
+  CHECK(error_of(head + "[1]\t\"S-a2\"[1]\t\t# \"s\" lid 49152 4xNDR\n").line() == 2);  // multicast LID
+  CHECK(error_of(head + "[1]\t\"S-a2\"[1]\t\t# \"s\" lid 2 -4xNDR\n").line() == 2);     // negative width
+  CHECK(error_of(head + "[1]\t\"S-a2\"[1]\t\t# \"s\" lid 2 0xNDR\n").line() == 2);      // zero width
+  CHECK(error_of("Switch\t36 \"S-a1\" # \"x\" enhanced port 0 lid 65535 lmc 0\n").line() == 1);
+  // The far port must exist on the far node: a 36-port switch has no port 40.
+  const std::string two = head + "[1]\t\"S-00000000000000a2\"[40]\t\t# \"s\" lid 2 4xNDR\n\n" +
+                          "Switch\t36 \"S-00000000000000a2\"\t\t# \"s\" enhanced port 0 lid 2 lmc 0\n" +
+                          "[40]\t\"S-00000000000000a1\"[1]\t\t# \"leaf\" lid 1 4xNDR\n";
+  InputError far = error_of(two);
+  CHECK((far.line() == 2 || far.line() == 5));
+}
+
 TEST_CASE("ibnetdiscover bad: the same node twice") {
   const std::string block = "caguid=0xb1\nCa\t1 \"H-00000000000000b1\"\t\t# \"h\"\n\n";
   InputError e = error_of(block + block);

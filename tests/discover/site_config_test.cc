@@ -121,3 +121,10 @@ TEST_CASE("load_site_config: errors carry the YAML line and say what was expecte
   }
   CHECK(error_of((s.dir / "missing.yaml").string()).line() == 0);
 }
+
+TEST_CASE("site config: default_host_names extends the list of names that say nothing") {
+  Scratch s;
+  const SiteConfig site = load_site_config(s.write("default_host_names: [golden-image, node]\n"));
+  CHECK(site.default_host_names == std::vector<std::string>{"golden-image", "node"});
+  CHECK(error_of(s.write("default_host_names: golden-image\n")).line() == 1);
+}

@@ -47,3 +47,34 @@ TEST_CASE("host names: SHARP aggregation nodes are recognised") {
   CHECK(is_aggregation_node("Mellanox Technologies Aggregation Node"));
   CHECK_FALSE(is_aggregation_node("gpu001 mlx5_0"));
 }
+
+TEST_CASE("host names: a name map's value is a node description, and the host rule applies to it") {
+  // ibnetdiscover and OpenSM put the map's value where the description goes.
+  HcaIdentity id = identify_hca("MT4129 ConnectX7   Mellanox Technologies", kFirstWord, "gpu017 HCA-1");
+  CHECK(id.host == "gpu017");
+  CHECK(id.rail == "HCA-1");
+  CHECK(id.unresolved.empty());
+  // A site regex written for descriptions picks the host out of the mapped value too.
+  std::regex re(R"(^node:(\w+)\b)");
+  CHECK(identify_hca("MT4129 ConnectX7   Mellanox Technologies", re, "node:gpu18 mlx5_2").host == "gpu18");
+  // A map giving the host alone keeps the HCA's name from the fabric's description.
+  HcaIdentity bare = identify_hca("localhost HCA-3", kFirstWord, "gpu019");
+  CHECK(bare.host == "gpu019");
+  CHECK(bare.rail == "HCA-3");
+  // The mapped value is judged like a description: a distribution default is no host name.
+  CHECK(identify_hca("gpu020 mlx5_0", kFirstWord, "ubuntu mlx5_0").host.empty());
+}
+
+TEST_CASE("host names: distribution-default host names are unresolved like localhost") {
+  for (const char* d : {"ubuntu mlx5_0", "debian HCA-1", "rocky mlx5_3", "(none) mlx5_0"}) {
+    CAPTURE(d);
+    HcaIdentity id = identify_hca(d, kFirstWord, "");
+    CHECK(id.host.empty());
+    CHECK(id.unresolved.find("default host name") != std::string::npos);
+  }
+  // A site's own list extends it.
+  std::set<std::string> site = distribution_default_host_names();
+  site.insert("golden-image");
+  CHECK(identify_hca("golden-image mlx5_0", kFirstWord, "").host == "golden-image");
+  CHECK(identify_hca("golden-image mlx5_0", kFirstWord, "", site).host.empty());
+}

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "base/atomic_write.h"
 #include "base/files.h"
@@ -61,8 +62,9 @@ TEST_CASE("public dump topograph/example.out: rail-optimized DGX H100 fabric wit
   // never a host, so they stay spines.
   CHECK(levels(c) == std::map<int, int>{{1, 31}, {2, 9}});
   CHECK(c.aggregation_nodes == 40);
-  // 69 HCAs say "MT4129 ConnectX7 ..." and 3 say "localhost HCA-n": never host names.
-  CHECK(unresolved(c) == 72);
+  // 69 HCAs say "MT4129 ConnectX7 ...", 3 say "localhost HCA-n" and 2 "ubuntu mlx5_n": never
+  // host names.
+  CHECK(unresolved(c) == 74);
   // Leaves are named <hall>-P1-IBLEAF-<rail>-<unit>: each unit's rail leaves serve the same
   // DGXs, so 8 units become 8 Slurm leaves. Unit 01 shows 3 leaves: IBLEAF-03-01 is absent.
   REQUIRE(c.groups.size() == 8);
@@ -73,15 +75,60 @@ TEST_CASE("public dump topograph/example.out: rail-optimized DGX H100 fabric wit
   CHECK(leaves_per_group["B09-P1-IBLEAF-x-08"] == 4);
   int hosts = 0;
   for (const auto& g : c.groups) hosts += static_cast<int>(g.hosts.size());
-  CHECK(hosts == 121);
+  CHECK(hosts == 120);  // "ubuntu" is no host name
   // 9 spines x 2 cables = 18 uplinks per leaf; 12 leaves have lost some (14-17 left).
   CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 12);
-  // The UFM appliance and the "ubuntu" host sit in unit 08 with 2 of its 4 rails.
-  CHECK(anomalies(c, Anomaly::Kind::MissingRail) >= 2);
+  // The UFM appliance sits in unit 08 with 2 of its 4 rails: a partial host.
+  CHECK(anomalies(c, Anomaly::Kind::PartialHost) >= 1);
   SlurmTree t = build_slurm_tree(c);
   CHECK(slurm_level(t, 1) == 8);
   CHECK(slurm_level(t, 2) == 1);  // the 9 spines: one switch to Slurm
   CHECK(t.roots().size() == 1);
+}
+
+namespace {
+const Anomaly* find_anomaly(const Cluster& c, Anomaly::Kind kind, const std::string& subject) {
+  for (const auto& a : c.anomalies)
+    if (a.kind == kind && a.subject == subject) return &a;
+  return nullptr;
+}
+bool says(const Anomaly* a, const std::string& part) { return a && a->detail.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("public dump topograph/example.out: rails, crossed cables, the absent leaf, lost uplinks, names") {
+  if (!have("topograph/example.out")) return;
+  const Cluster c = load("topograph/example.out");
+  // HCA-1/2/5/6 on some units, mlx5_0/1/4/5 on unit 04: four rails by position, not eight names.
+  REQUIRE(c.rails.size() == 4);
+  CHECK(c.rails[2].hca_names.front() == "HCA-5");
+  CHECK(std::count(c.rails[2].hca_names.begin(), c.rails[2].hca_names.end(), "mlx5_4") == 1);
+  // b08-p1-dgx-08-c01: HCA-5 on the rail-4 leaf and HCA-6 on the rail-3 leaf of unit 08.
+  const Anomaly* crossed = find_anomaly(c, Anomaly::Kind::CrossedRails, "b08-p1-dgx-08-c01");
+  REQUIRE(crossed);
+  CHECK(says(crossed, "HCA-5 is cabled to B09-P1-IBLEAF-04-08["));
+  CHECK(says(crossed, "HCA-6 to B09-P1-IBLEAF-03-08["));
+  CHECK(anomalies(c, Anomaly::Kind::CrossedRails) == 1);
+  // Unit 01 has no rail-3 leaf: A09-P1-IBLEAF-03-01 is absent from the dump.
+  const Anomaly* missing = find_anomaly(c, Anomaly::Kind::MissingLeaf, "A09-P1-IBLEAF-x-01");
+  REQUIRE(missing);
+  CHECK(says(missing, "no leaf for rail 3 (HCA-5"));
+  CHECK(says(missing, "A09-P1-IBLEAF-03-01 is absent"));
+  CHECK(anomalies(c, Anomaly::Kind::MissingLeaf) == 1);
+  // Which spines lost cables to a leaf, not only how many.
+  const Anomaly* uplinks = find_anomaly(c, Anomaly::Kind::MissingUplinks, "A09-P1-IBLEAF-01-02");
+  REQUIRE(uplinks);
+  CHECK(says(uplinks, "0 of 2 cables to A10-P1-IBSPINE-01, A10-P1-IBSPINE-04"));
+  // The UFM server reaches 2 of unit 08's 4 leaves; "ubuntu" is no host name.
+  CHECK(says(find_anomaly(c, Anomaly::Kind::PartialHost, "B11-P1-CUFM-02"), "2 of its unit's 4 rails"));
+  CHECK(c.host_index("ubuntu") < 0);
+  const Anomaly* leaf08 = find_anomaly(c, Anomaly::Kind::UnresolvedHca, "B09-P1-IBLEAF-03-08");
+  CHECK(says(leaf08, "\"ubuntu mlx5_0\" [21]"));
+  // Unresolved HCAs: one line per leaf, not 74.
+  std::set<std::string> leaves;
+  for (const auto& h : c.hcas)
+    if (!h.unresolved.empty() && !h.switches.empty()) leaves.insert(c.switches[h.switches.front()].name);
+  CHECK(anomalies(c, Anomaly::Kind::UnresolvedHca) == static_cast<int>(leaves.size()));
+  CHECK(leaves.size() < 30);
 }
 
 TEST_CASE("public dump topograph/example-bad.out: one GB200 CA and no switch gives nothing to write") {

@@ -1,0 +1,52 @@
+// Faults injected into a generated fabric: what tests and samples need a fabric to get wrong.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "discover/fabric.h"
+
+namespace slurmtopo {
+
+// One cable to degrade; the default is a link that trained at 1x.
+struct CableDegrade {
+  std::string a, b;                      // names as in Faults
+  int width = 1;                         // 0 = keep
+  LinkSpeed speed = LinkSpeed::Unknown;  // Unknown = keep
+};
+
+struct CrossedRails {
+  std::string host;
+  int rail_j = 0, rail_k = 1;
+};
+
+// Faults for tests, applied in this order: miscable, remove, degrade, unnamed (so the earlier
+// ones can still name the hosts). A name is a switch name ("leaf001"), a host name ("gpu001",
+// meaning any of its HCAs) or a full HCA description ("gpu001 mlx5_1"). A node left without
+// cables is dropped, since no sweep could reach it. (The "= {}" lets designated initializers
+// name only the faults they want without -Wextra warnings.)
+struct Faults {
+  std::vector<std::pair<std::string, std::string>> remove_cables = {};  // one cable between the two
+  std::vector<CableDegrade> degrade_cables = {};
+  std::vector<std::string> unnamed_hosts = {};  // HCAs get their factory description
+  // (host, rail): that HCA's cable goes to the same rail's leaf of the next SU (su2-rail3 after
+  // su1-rail3, wrapping) or, in a fat tree, to the next leaf. It takes the target's first free
+  // port; on a full leaf it swaps with the HCA on the same port, as crossed cables do.
+  std::vector<std::pair<std::string, int>> miscable_rail = {};
+  // (host, rail j, rail k): the host's mlx5_j and mlx5_k cables change leaves (each takes the
+  // other's switch port), as two crossed cables at the rack do.
+  std::vector<CrossedRails> cross_rails = {};
+};
+
+// Throws std::invalid_argument on an unknown name or when the named nodes share no cable.
+void apply_faults(Fabric& fabric, const Faults& faults);
+
+// Faults as the generator's options give them: "A,B" (--remove-cable) and
+// "A,B[,<width>x|<SPEED>|<width>x<SPEED>]" (--degrade-cable, 1x when the third part is absent),
+// A and B named as apply_faults names them. Throws InputError naming the option.
+// "HOST[,J,K]" (--cross-rails, rails 0 and 1 when J and K are absent).
+Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables,
+                    const std::vector<std::string>& cross_rails = {});
+
+}  // namespace slurmtopo
