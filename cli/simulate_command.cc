@@ -24,6 +24,7 @@ struct Options {
   std::string collective = "allreduce";
   std::string routing = "minhop";
   std::string lft;
+  std::string busy_jobs;
   bool json = false;
 };
 
@@ -33,6 +34,7 @@ void run(const Options& o) {
   r.profile = o.profile;
   r.nodes_dir = o.nodes_dir;
   r.lft = o.lft;
+  r.busy_jobs = o.busy_jobs;
   r.options.sizes = parse_sizes(o.sizes, "--sizes");
   r.options.collective = parse_collective(o.collective);
   if (o.algo != "auto") r.options.algorithm = parse_algorithm(o.algo);
@@ -70,6 +72,9 @@ void add_simulate_command(CLI::App& app) {
                   "lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree or adaptive")
       ->capture_default_str();
   cmd->add_option("--lft", o->lft, "forwarding tables (dump_fts / ibroute output) for --routing lft")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--busy-jobs", o->busy_jobs,
+                  "jobs running next door, one `HOSTLIST COLLECTIVE SIZE` a line: their flows share the cables")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--json", o->json, "machine-readable output, with every bottleneck");
   cmd->callback([o] { run(*o); });

@@ -39,15 +39,22 @@ void print_header(std::ostream& out, const Prediction& p, const HardwareProfile&
 void print_table(std::ostream& out, const Prediction& p, const HardwareProfile& profile) {
   out << "profile " << p.profile << " (" << profile.description << "), routing " << p.routing << "\n";
   print_header(out, p, profile);
+  const bool busy = p.busy_jobs > 0;
+  if (busy)
+    out << "with " << p.busy_jobs << " job" << (p.busy_jobs == 1 ? "" : "s")
+        << " running next door (busbw alone: the same placement without them)\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%10s  %-16s %12s %11s %11s %11s  %s\n", "size", "algorithm", "time (us)",
-                "algbw GB/s", "busbw GB/s", "ideal busbw", "limited by");
+  std::snprintf(line, sizeof line, "%10s  %-16s %12s %11s %11s %11s%s  %s\n", "size", "algorithm", "time (us)",
+                "algbw GB/s", "busbw GB/s", "ideal busbw", busy ? " busbw alone" : "", "limited by");
   out << line;
   for (const SizePrediction& s : p.sizes) {
-    std::snprintf(line, sizeof line, "%10s  %-16s %12s %11s %11s %11s  %s\n", format_size(s.bytes).c_str(),
+    const std::string alone = busy ? " " + std::string(11 - std::min<size_t>(11, fixed(s.alone_busbw_gbs, 2).size()), ' ') +
+                                         fixed(s.alone_busbw_gbs, 2)
+                                   : "";
+    std::snprintf(line, sizeof line, "%10s  %-16s %12s %11s %11s %11s%s  %s\n", format_size(s.bytes).c_str(),
                   choice_of(s.algorithm, s.protocol).c_str(), fixed(s.time_us, 1).c_str(),
                   fixed(s.algbw_gbs, 2).c_str(), fixed(s.busbw_gbs, 2).c_str(), fixed(s.ideal_busbw_gbs, 2).c_str(),
-                  limit_of(s).c_str());
+                  alone.c_str(), limit_of(s).c_str());
     out << line;
   }
   for (const SizePrediction& s : p.sizes)
@@ -93,6 +100,7 @@ nlohmann::ordered_json to_json(const Prediction& p) {
   j["ranks"] = p.ranks;
   j["channels"] = p.channels;
   j["rails"] = p.rails;
+  if (p.busy_jobs > 0) j["busy_jobs"] = p.busy_jobs;
   j["sizes"] = nlohmann::ordered_json::array();
   for (const SizePrediction& s : p.sizes) {
     nlohmann::ordered_json e;
@@ -103,6 +111,7 @@ nlohmann::ordered_json to_json(const Prediction& p) {
     e["algbw_gbs"] = rounded(s.algbw_gbs);
     e["busbw_gbs"] = rounded(s.busbw_gbs);
     e["ideal_busbw_gbs"] = rounded(s.ideal_busbw_gbs);
+    if (p.busy_jobs > 0) e["alone_busbw_gbs"] = rounded(s.alone_busbw_gbs);
     e["latency_bound"] = s.latency_bound;
     e["terms_us"] = {{"launch", rounded(s.terms.launch)}, {"latency", rounded(s.terms.latency)},
                      {"transfer", rounded(s.terms.transfer)}, {"sync", rounded(s.terms.sync)},

@@ -29,9 +29,7 @@ nic:
   gbs: 24                      # what NCCL moves through one HDR NIC (published: 24)
 cpu: amd
 channels: 16
-# fitted: the NDv4 sweep (109 GB/s at 16 MiB) is only reproduced without LL128, whose NCCL
-# model would give 169 there; set [LL, LL128, Simple] where NCCL runs LL128 on A100.
-protocols: [LL, Simple]
+protocols: [LL, LL128, Simple]   # NCCL enables LL128 on Ampere over NVLink
 nccl:
   base_latency_us: {tree: [6.8, 14, 8.4], ring: [6.6, 14, 8.4]}
   hw_latency_us:
@@ -44,8 +42,8 @@ nccl:
   tree_ll128_per_channel: [20.0, 20.0, 20.0]
 calibration:                   # fitted to the 8x A100 sweep (Azure NDv4)
   launch_us: 15
-  simple_sync_us: 2
-  pipeline_fill_us: {ring: 4, tree: 0, nvls: 2, nvlstree: 2}
+  step_us: [0, 0, 2]           # fitted: per pipeline step on the critical path
+  net_jitter_us: 1             # fitted: spread of one network step
 )profile"},
       {"b200-ndr", R"profile(# DGX B200 as shipped: the B200 node of b200-xdr with 8x ConnectX-7 NDR 400 Gb/s on PCIe Gen5.
 base: b200-xdr
@@ -93,8 +91,8 @@ nccl:
   tree_ll128_per_channel: [73.4, 73.4, 58.0]
 calibration:                   # Hopper's fit: no published Blackwell sweep to fit
   launch_us: 8
-  simple_sync_us: 2
-  pipeline_fill_us: {ring: 4, tree: 0, nvls: 2, nvlstree: 2}
+  step_us: [0, 0, 2]           # fitted: per pipeline step on the critical path
+  net_jitter_us: 1             # fitted: spread of one network step
 )profile"},
       {"h100-ndr", R"profile(# DGX H100: 8x H100 SXM5, 18 NVLink4 links each through four NVSwitches (NVLink SHARP);
 # 8x ConnectX-7 NDR 400 Gb/s, one per GPU, on PCIe Gen5 switches; 2x Intel Xeon.
@@ -133,8 +131,8 @@ nccl:
   tree_ll128_per_channel: [36.7, 36.7, 29.0]
 calibration:                   # fitted to the 8x H200 sweep (same NVLink4 fabric)
   launch_us: 8
-  simple_sync_us: 2
-  pipeline_fill_us: {ring: 4, tree: 0, nvls: 2, nvlstree: 2}
+  step_us: [0, 0, 2]           # fitted: per pipeline step on the critical path
+  net_jitter_us: 1             # fitted: spread of one network step
 )profile"},
       {"h200-ndr", R"profile(# HGX/DGX H200: the H100 node with H200 GPUs (more and faster HBM, the same NVLink4 and
 # NVSwitch fabric), 8x ConnectX-7 NDR 400 Gb/s.

@@ -11,6 +11,9 @@
 
 #include "simulate/collective/builtin_profiles.h"
 #include "simulate/collective/contention.h"
+#include "simulate/collective/flow_problem.h"
+#include "simulate/collective/network_stage.h"
+#include "simulate/collective/node_stage.h"
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/nccl_model.h"
 #include "simulate/collective/placement.h"

@@ -18,7 +18,8 @@
 //             by multicast store): NVSwitch does the reduction.
 //   nvlstree  nvls inside the node, the tree's flows between nodes.
 // Nodes are alike, so the flows inside a node are solved once on the first node; flows
-// between nodes are solved over the whole placement.
+// between nodes are solved over the whole placement, with the jobs next door's flows on the
+// same cables when there are any (simulate/collective/network_stage.h).
 #pragma once
 
 #include <array>
@@ -57,8 +58,17 @@ struct Contention {
   int flows = 0;             // flows solved (after merging identical ones)
 };
 
-// Throws InputError when two HCAs of the placement cannot reach each other.
+// A job running next door on the same hardware: its flows (of the algorithm it runs) share
+// the cables with the placement's.
+struct NeighbourJob {
+  Placement placement;
+  Algorithm algorithm = Algorithm::Ring;
+  Collective collective = Collective::AllReduce;
+};
+
+// Throws InputError when two HCAs of the placement (or of a neighbour) cannot reach each other.
 Contention simulate_contention(const FabricModel& fabric, const Placement& placement,
-                               const HardwareProfile& profile, Collective collective);
+                               const HardwareProfile& profile, Collective collective,
+                               const std::vector<NeighbourJob>& neighbours = {});
 
 }  // namespace slurmtopo

@@ -197,17 +197,15 @@ std::vector<Field> make_fields() {
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
          h.calibration.launch_us = r.number(v, "calibration.launch_us", 0, kMaxUs);
        }},
-      {"calibration.simple_sync_us", true,
+      {"calibration.step_us", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-         h.calibration.simple_sync_us = r.number(v, "calibration.simple_sync_us", 0, kMaxUs);
+         h.calibration.step_us = triple(r, v, "calibration.step_us", kMaxUs);
+       }},
+      {"calibration.net_jitter_us", true,
+       [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
+         h.calibration.net_jitter_us = r.number(v, "calibration.net_jitter_us", 0, kMaxUs);
        }},
   };
-  static const char* const kFill[] = {"calibration.pipeline_fill_us.ring", "calibration.pipeline_fill_us.tree",
-                                      "calibration.pipeline_fill_us.nvls", "calibration.pipeline_fill_us.nvlstree"};
-  for (int a = 0; a < kAlgorithms; ++a)
-    f.push_back({kFill[a], true, [a](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
-                   h.calibration.pipeline_fill_us[a] = r.number(v, kFill[a], 0, kMaxUs);
-                 }});
   hw_latency(f, "nvlink", &NcclConstants::nvlink);
   hw_latency(f, "pci", &NcclConstants::pci);
   hw_latency(f, "net", &NcclConstants::net);

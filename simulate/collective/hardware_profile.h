@@ -51,10 +51,12 @@ struct NcclConstants {
 // tuner leaves out because it is the same for every choice or too small to matter to it.
 struct Calibration {
   double launch_us = 0;       // per call: kernel launch and completion seen by the caller
-  double simple_sync_us = 0;  // Simple protocol: fence + flag per pipeline step
-  // Simple protocol: pipeline fill and drain, µs (the D·τ of t = S/B + 2·sqrt(D·τ·S/B)),
-  // per Algorithm.
-  std::array<double, kAlgorithms> pipeline_fill_us{};
+  // Per pipeline step on the critical path [LL, LL128, Simple]: what a chunk's
+  // synchronisation costs (Simple: fence + flag; LL/LL128: flags travel with the data).
+  PerProtocol step_us{};
+  // Per network step: a step across N nodes waits for the slowest of them; with this spread
+  // of one hop's latency the wait grows as spread × sqrt(2 ln N) (the expected maximum).
+  double net_jitter_us = 0;
 };
 
 struct HardwareProfile {

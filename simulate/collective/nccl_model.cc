@@ -57,6 +57,18 @@ int sync_steps(Collective c, Algorithm a, const Layout& l) {
   return 0;
 }
 
+// Network steps on the critical path: the ring's inter-node hops, the trees' levels up and down.
+int net_steps(Collective c, Algorithm a, const Layout& l) {
+  if (l.nodes < 2) return 0;
+  switch (a) {
+    case Algorithm::Ring: return c == Collective::AllReduce ? 2 * (l.nodes - 1) : l.nodes - 1;
+    case Algorithm::Tree:
+    case Algorithm::NvlsTree: return 2 * log2i(l.nodes);
+    case Algorithm::Nvls: return 0;
+  }
+  return 0;
+}
+
 }  // namespace
 
 const char* to_string(Collective c) {
@@ -170,6 +182,87 @@ double nccl_algorithm_bw(Collective c, Algorithm a, Protocol p, double raw, cons
   return 0;
 }
 
+int nccl_channels(Algorithm a, Protocol p, double bytes, const Layout& l) {
+  if (a == Algorithm::Nvls || a == Algorithm::NvlsTree) return l.channels;  // nvlsChannels, fixed
+  // enqueue.cc: while (nBytes < nc · nThreads · threadThreshold) nc--.
+  const double threads = p == Protocol::LL128 ? 640 : 512;
+  double threshold = p == Protocol::Simple ? 64 : 8;
+  if (a == Algorithm::Ring && p == Protocol::LL) threshold *= l.ranks();
+  int nc = l.channels;
+  while (nc >= 2 && bytes < nc * threads * threshold) --nc;
+  return nc;
+}
+
+int pipeline_ops(Algorithm a, int channels, const Layout& l) {
+  // NVLSTree runs one operation per channel and NVLS head (a head per NIC).
+  return a == Algorithm::NvlsTree ? channels * l.rails : channels;
+}
+
+double nccl_chunk_bytes(Algorithm a, Protocol p, double bytes, int channels, const Layout& l) {
+  constexpr double kSimpleStep = 4.0 * 1024 * 1024 / 8;  // 4 MiB buffer over NCCL_STEPS
+  constexpr double kLL128Step = 614400.0 / 16 * 15;    // LL128 buffer / 8, 15 of 16 lines data
+  constexpr double kLLStep = 65536.0 / 2;               // LL: half the line is flags
+  const double ops = pipeline_ops(a, channels, l);
+  switch (a) {
+    case Algorithm::Ring:
+      // Ring Simple takes NCCL_STEPS/2 steps a chunk.
+      return p == Protocol::Simple ? 4 * kSimpleStep : p == Protocol::LL128 ? kLL128Step : kLLStep;
+    case Algorithm::Tree: {
+      if (p == Protocol::Simple) return kSimpleStep;
+      if (p == Protocol::LL) return kLLStep;
+      // Tree LL128 halves its chunk until the pipeline has enough of them.
+      const double ppn = l.gpus_per_node;
+      const double steps = 1 + log2i(l.nodes) + 0.1 * ppn;
+      double c = kLL128Step;
+      while (std::floor(bytes / (channels * c)) < steps * 64 / ppn && c > 131072) c /= 2;
+      while (std::floor(bytes / (channels * c)) < steps * 16 / ppn && c > 32768) c /= 2;
+      return c;
+    }
+    case Algorithm::Nvls: {
+      double c = 131072;  // nvlsChunkSize
+      if (bytes < 64 * ops * c && c > 65536) c = 65536;
+      if (bytes < 8 * ops * c && c > 32768) c = 32768;
+      if (bytes < 2 * ops * c && c > 16384) c = 16384;
+      return c;
+    }
+    case Algorithm::NvlsTree: {
+      // nvlsTreeMaxChunkSize: 64 KiB from four nodes on.
+      double c = l.nodes >= 4 ? 65536 : 131072;
+      if (bytes < 32 * ops * c && c > 262144) c = 262144;
+      if (bytes < 16 * ops * c && c > 131072) c = 131072;
+      if (bytes < 4 * ops * c && c > 65536) c = 65536;
+      if (bytes < 1 * ops * c && c > 32768) c = 32768;
+      return c;
+    }
+  }
+  return kSimpleStep;
+}
+
+int pipeline_depth(Algorithm a, const Layout& l) {
+  switch (a) {
+    case Algorithm::Ring: return 1;  // NCCL's per-step latency already walks the ring
+    case Algorithm::Tree: return 2 * ((l.gpus_per_node - 1) + log2i(l.nodes));
+    case Algorithm::Nvls: return 2;
+    case Algorithm::NvlsTree: return 2 + 2 * log2i(l.nodes);
+  }
+  return 1;
+}
+
+double nccl_estimate_us(Collective c, Algorithm a, Protocol p, double bytes, double alg_bw, const HardwareProfile& h,
+                        const Layout& l) {
+  if (l.ranks() < 2) return 0;
+  double lat = nccl_latency_us(c, a, p, h, l);
+  if (a == Algorithm::Ring && p == Protocol::Simple && l.nodes > 1 && c == Collective::AllReduce &&
+      bytes / (static_cast<double>(l.channels) * l.ranks()) >= 64)
+    lat *= h.sm < 80 ? 1.9 : 1.4;
+  double bw = alg_bw;
+  if (a == Algorithm::Tree) {
+    const int log_size = log2i(static_cast<long long>(bytes) >> 6);
+    if (log_size < 23) bw *= kTreeCorrection[idx(p)][log_size];
+  }
+  return bw > 0 ? lat + bytes / (1e3 * bw) : INFINITY;
+}
+
 TimeTerms predict_time(Collective c, Algorithm a, Protocol p, double bytes, double alg_bw,
                        const HardwareProfile& h, const Layout& l) {
   TimeTerms t;
@@ -182,7 +275,9 @@ TimeTerms predict_time(Collective c, Algorithm a, Protocol p, double bytes, doub
     lat *= h.sm < 80 ? 1.9 : 1.4;
   t.latency = lat;
 
-  double bw = alg_bw;
+  // The channels NCCL gives this size: fewer channels move proportionally less.
+  const int channels = nccl_channels(a, p, bytes, l);
+  double bw = alg_bw * channels / l.channels;
   if (a == Algorithm::Tree) {
     const int log_size = log2i(static_cast<long long>(bytes) >> 6);
     if (log_size < 23) bw *= kTreeCorrection[idx(p)][log_size];
@@ -192,12 +287,25 @@ TimeTerms predict_time(Collective c, Algorithm a, Protocol p, double bytes, doub
     return t;
   }
   t.transfer = bytes / (1e3 * bw);  // GB/s = 1e3 bytes/µs
-  // LL and LL128 need neither: their flags travel with the data, and NCCL's fixed, small
-  // chunks fill their pipelines at once.
-  if (p == Protocol::Simple) {
-    t.sync = h.calibration.simple_sync_us * sync_steps(c, a, l);
-    t.fill = 2 * std::sqrt(h.calibration.pipeline_fill_us[static_cast<int>(a)] * t.transfer);
+
+  // The pipeline: each operation (channel, or channel and head) moves its share in chunks
+  // through `depth` stages; the first chunk crosses every stage before the last stage is busy
+  // (fill), and every chunk on the critical path pays the protocol's per-step cost.
+  const int ops = pipeline_ops(a, channels, l);
+  const double share = bytes / ops;
+  const double chunk = std::min(share, nccl_chunk_bytes(a, p, bytes, channels, l));
+  const double chunks = std::ceil(share / chunk);
+  const int depth = pipeline_depth(a, l);
+  const double per_chunk_us = t.transfer / chunks;  // one chunk through the slowest stage
+  t.fill = (depth - 1) * per_chunk_us;
+  // Steps every chunk waits for: the ring's 2(p−1) per loop, the pipeline's chunks + depth.
+  double steps = chunks + depth - 1;
+  if (a == Algorithm::Ring) {
+    const double loops = std::ceil(share / (chunk * l.ranks()));
+    steps = sync_steps(c, a, l) * loops;
   }
+  t.sync = steps * h.calibration.step_us[idx(p)] +
+           (l.nodes > 1 ? net_steps(c, a, l) * h.calibration.net_jitter_us * std::sqrt(2 * std::log(l.nodes)) : 0);
   return t;
 }
 

@@ -3,13 +3,14 @@
 // bandwidth — fed with the bandwidth the fabric really gives (simulate/collective/contention.h) instead
 // of NCCL's contention-free guess, plus the profile's fitted calibration terms.
 //
-//   time = launch + NCCL latency + S / algBw                     (NCCL's formula)
-//        + Simple only: sync × pipeline steps                     (fitted, per step)
-//                     + 2·sqrt(fill × S / algBw)                  (fitted pipeline fill)
+//   time = launch + NCCL latency + S / algBw'             (NCCL's formula; algBw' on the
+//                                                            channels NCCL uses at S)
+//        + fill: (depth − 1) chunks through the slowest stage (chunk and depth as NCCL's)
+//        + sync: step cost × steps on the critical path + network jitter × network steps
+//                × sqrt(2 ln N)                               (the slowest of N nodes)
 //
-// The last term is the classic optimal-pipelining cost (t = (sqrt(D·τ) + sqrt(S/B))²):
-// NCCL grows its chunks with the message, so filling and draining the pipeline costs more
-// as messages grow, but ever less relative to them. docs/simulator.md derives and fits it.
+// Every term is a mechanism with NCCL's parameters; only step_us, net_jitter_us and launch are
+// fitted (docs/simulator.md says to which published points).
 #pragma once
 
 #include <string>
@@ -58,6 +59,23 @@ double nccl_latency_us(Collective c, Algorithm a, Protocol p, const HardwareProf
 // and its bus → algorithm conversion.
 double nccl_algorithm_bw(Collective c, Algorithm a, Protocol p, double raw_bw,
                          const HardwareProfile& profile, const Layout& layout);
+
+// The channels NCCL runs `bytes` on (enqueue.cc: fewer while a channel's threads would have
+// less than their threshold each; NVLS and NVLSTree keep theirs).
+int nccl_channels(Algorithm a, Protocol p, double bytes, const Layout& layout);
+// Operations the data is split over: channels, times the NVLS heads (one per NIC) for NVLSTree.
+int pipeline_ops(Algorithm a, int channels, const Layout& layout);
+// The chunk NCCL pipelines (enqueue.cc calcCollChunking): fixed per protocol for rings and
+// Simple trees, halved for LL128 trees and NVLS/NVLSTree until the pipeline has enough chunks;
+// NVLSTree's is 64 KiB from four nodes on.
+double nccl_chunk_bytes(Algorithm a, Protocol p, double bytes, int channels, const Layout& layout);
+// Stages a chunk passes: tree 2((G−1) + ⌊log2 N⌋) (chain and tree, up and down), NVLS 2,
+// NVLSTree 2 + 2⌊log2 N⌋; 1 for rings, whose steps NCCL's latency already counts.
+int pipeline_depth(Algorithm a, const Layout& layout);
+// NCCL's own estimate (µs): latency + size / bandwidth, tree correction included. What its
+// tuner compares to choose; the fabric-aware prediction adds what it leaves out.
+double nccl_estimate_us(Collective c, Algorithm a, Protocol p, double bytes, double alg_bw,
+                        const HardwareProfile& profile, const Layout& layout);
 
 // The terms of one predicted time, µs.
 struct TimeTerms {

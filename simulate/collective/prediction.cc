@@ -80,7 +80,39 @@ Prediction predict(const FabricModel& fabric, const std::vector<std::string>& ho
     throw InputError("--algo", 0, std::string("cannot run ") + to_string(a) + ": " + why_unavailable(a, coll, profile, layout));
   }
 
-  const Contention contention = simulate_contention(fabric, placement, profile, coll);
+  // The jobs next door, each running what NCCL would choose at its size on its own nodes.
+  std::vector<NeighbourJob> neighbours;
+  if (!options.busy_jobs.empty()) {
+    std::vector<char> taken(fabric.cluster().hosts.size(), 0);
+    for (int h : placement.hosts) taken[h] = 1;
+    SimulateOptions alone;
+    alone.routing = options.routing;
+    alone.gpu_nics = options.gpu_nics;
+    for (const BusyJob& job : options.busy_jobs) {
+      NeighbourJob n;
+      try {
+        n.placement = resolve_placement(fabric.cluster(), job.hosts, profile, options.gpu_nics);
+      } catch (const InputError& e) {
+        throw InputError(options.busy_source, job.line, e.what());
+      }
+      for (size_t i = 0; i < n.placement.hosts.size(); ++i)
+        if (taken[n.placement.hosts[i]]++)
+          throw InputError(options.busy_source, job.line,
+                           "expected every host in one job only; " + job.hosts[i] +
+                               " is in the placement or an earlier busy job");
+      n.collective = job.collective;
+      if (job.hosts.size() > 1 || profile.gpus_per_node > 1) {
+        alone.collective = job.collective;
+        alone.sizes = {job.bytes};
+        n.algorithm = predict(fabric, job.hosts, profile, alone).sizes.front().algorithm;
+      }
+      neighbours.push_back(std::move(n));
+    }
+    out.busy_jobs = static_cast<int>(neighbours.size());
+  }
+  const Contention contention = simulate_contention(fabric, placement, profile, coll, neighbours);
+  std::optional<Contention> by_itself;
+  if (!neighbours.empty()) by_itself = simulate_contention(fabric, placement, profile, coll);
   auto bandwidth = [&](const Candidate& c, bool ideal) {
     const AlgorithmBandwidth& b = contention.by_algorithm[static_cast<int>(c.a)];
     return nccl_algorithm_bw(coll, c.a, c.p, ideal ? b.free_raw_bw : b.raw_bw, profile, layout);
@@ -88,16 +120,18 @@ Prediction predict(const FabricModel& fabric, const std::vector<std::string>& ho
 
   const double factor = bus_factor(coll, layout.ranks());
   for (double bytes : options.sizes) {
-    // NCCL's choice: the fastest with ideal cables; first in NCCL's order on a tie.
+    // NCCL's choice: the fastest by its own estimate with ideal cables; first in NCCL's
+    // order on a tie.
     const Candidate* chosen = nullptr;
-    double best = INFINITY;
+    double estimate = INFINITY;
     for (const Candidate& c : candidates) {
-      const double t = predict_time(coll, c.a, c.p, bytes, bandwidth(c, true), profile, layout).total();
-      if (t < best) {
-        best = t;
+      const double t = nccl_estimate_us(coll, c.a, c.p, bytes, bandwidth(c, true), profile, layout);
+      if (t < estimate) {
+        estimate = t;
         chosen = &c;
       }
     }
+    const double best = predict_time(coll, chosen->a, chosen->p, bytes, bandwidth(*chosen, true), profile, layout).total();
     SizePrediction s;
     s.bytes = bytes;
     s.algorithm = chosen->a;
@@ -111,6 +145,11 @@ Prediction predict(const FabricModel& fabric, const std::vector<std::string>& ho
     s.bottlenecks = contention.by_algorithm[static_cast<int>(chosen->a)].bottlenecks;
     s.bottleneck_count = contention.by_algorithm[static_cast<int>(chosen->a)].bottleneck_count;
 
+    if (by_itself) {
+      const AlgorithmBandwidth& b = by_itself->by_algorithm[static_cast<int>(chosen->a)];
+      const double bw = nccl_algorithm_bw(coll, chosen->a, chosen->p, b.raw_bw, profile, layout);
+      s.alone_busbw_gbs = bytes / (1e3 * predict_time(coll, chosen->a, chosen->p, bytes, bw, profile, layout).total()) * factor;
+    }
     // Would another algorithm have done better on these cables?
     for (const Candidate& c : candidates) {
       const double t = predict_time(coll, c.a, c.p, bytes, bandwidth(c, false), profile, layout).total();

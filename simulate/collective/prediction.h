@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graph/cluster.h"
+#include "simulate/collective/busy_jobs.h"
 #include "simulate/collective/contention.h"
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/nccl_model.h"
@@ -25,6 +26,9 @@ struct SimulateOptions {
   std::vector<double> sizes{1024.0, 1048576.0, 16777216.0, 268435456.0, 1073741824.0, 8589934592.0};
   RoutingKind routing = RoutingKind::MinHop;  // for the overload that builds a FabricModel
   const GpuNics* gpu_nics = nullptr;          // per-host GPU → HCA, from node data
+  // Jobs running next door (--busy-jobs): their flows share the cables under the routing.
+  std::vector<BusyJob> busy_jobs;
+  std::string busy_source = "--busy-jobs";  // where they came from, for errors
 };
 
 struct Choice {
@@ -46,6 +50,7 @@ struct SizePrediction {
   std::vector<Bottleneck> bottlenecks;  // what limits the chosen algorithm's bandwidth (worst 10)
   int bottleneck_count = 0;             // how many resources limit it in all
   std::optional<Choice> better;         // faster on this fabric than NCCL's choice (by > 1 %)
+  double alone_busbw_gbs = 0;  // with jobs next door: the same choice without them
 };
 
 struct Prediction {
@@ -56,6 +61,7 @@ struct Prediction {
   int nodes = 0, ranks = 0, channels = 0, rails = 0;
   std::vector<SizePrediction> sizes;
   std::vector<std::string> warnings;
+  int busy_jobs = 0;  // jobs next door taken into account
 };
 
 // Throws InputError for hosts the cluster lacks, an algorithm the hardware or placement

@@ -69,12 +69,17 @@ SimulationResult run_simulation(const SimulationRequest& r) {
 
   SimulationResult out;
   SimulateOptions options = r.options;
+  if (!r.busy_jobs.empty()) {
+    options.busy_jobs = read_busy_jobs(r.busy_jobs);
+    options.busy_source = r.busy_jobs;
+  }
   NodeData nodes;
   if (!r.profile.empty()) {
     out.profile = load_profile(r.profile);
   } else {
     std::vector<std::string> all = r.hosts;
     all.insert(all.end(), r.compare.begin(), r.compare.end());
+    for (const BusyJob& j : options.busy_jobs) all.insert(all.end(), j.hosts.begin(), j.hosts.end());
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
     nodes = node_data(r.nodes_dir, cluster, all);

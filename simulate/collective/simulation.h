@@ -20,6 +20,7 @@ struct SimulationRequest {
   std::string lft;                    // dump_fts/ibroute text for RoutingKind::Lft
   std::vector<std::string> hosts;     // the placement, rank order
   std::vector<std::string> compare;   // a second placement, or none
+  std::string busy_jobs;              // --busy-jobs FILE: jobs running next door, or none
   SimulateOptions options;
 };
 

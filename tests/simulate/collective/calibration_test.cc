@@ -188,3 +188,42 @@ TEST_CASE("calibration: PCIe-only nodes ring at what NCCL counts for PCIe") {
     check_physical(p, h);
   }
 }
+
+namespace {
+
+// 16 SUs of 32 DGX H100 on NDR: 512 nodes, two-level rail planes of eight spines each.
+const Cluster& ndr_512() {
+  static const Cluster c = [] {
+    RailOptimizedSpec spec;
+    spec.scalable_units = 16;
+    return build_cluster({generate_rail_optimized(spec)}, ClusterOptions{});
+  }();
+  return c;
+}
+
+std::vector<std::string> first_hosts(int n) {
+  std::vector<std::string> out;
+  for (int i = 1; i <= n; ++i) {
+    char name[16];
+    std::snprintf(name, sizeof name, "dgx%03d", i);
+    out.push_back(name);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("calibration: explore multi-node sweep") {
+  const std::vector<double> sizes{MiB, 16 * MiB, 128 * MiB, 256 * MiB, GiB, 16 * GiB};
+  for (int n : {4, 32, 128, 512}) {
+    const Prediction p = run(n <= 128 ? ndr_superpod() : ndr_512(), first_hosts(n), "h100-ndr", std::nullopt, sizes);
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      const SizePrediction& s = p.sizes[i];
+      char line[300];
+      std::snprintf(line, sizeof line, "%4d nodes %8s %s/%s busbw %7.1f  lat %.0f tr %.0f fill %.0f sync %.0f", n,
+                    format_size(sizes[i]).c_str(), to_string(s.algorithm), to_string(s.protocol), s.busbw_gbs,
+                    s.terms.latency, s.terms.transfer, s.terms.fill, s.terms.sync);
+      MESSAGE(line);
+    }
+  }
+}

@@ -127,14 +127,24 @@ TEST_CASE("collective: predicted time, term by term") {
   CHECK(t.launch == h100().calibration.launch_us);
   CHECK(t.latency == doctest::Approx(56));
   CHECK(t.transfer == doctest::Approx(8 * kGiB / (1e3 * bw)));
-  CHECK(t.sync == doctest::Approx(h100().calibration.simple_sync_us * 14));
-  CHECK(t.fill == doctest::Approx(2 * std::sqrt(h100().calibration.pipeline_fill_us[0] * t.transfer)));
+  // Ring Simple: 2 MiB chunks, a loop of 8 ranks carries 16 MiB of a channel's 512 MiB, and
+  // every loop waits for its 14 steps.
+  CHECK(t.sync == doctest::Approx(h100().calibration.step_us[2] * 14 * (8 * kGiB / 16 / (16 << 20))));
+  CHECK(t.fill == 0);  // a ring's steps are NCCL's latency already
   CHECK(t.total() == doctest::Approx(t.launch + t.latency + t.transfer + t.sync + t.fill));
 
-  // LL and LL128 pay neither sync nor fill.
+  // LL and LL128 pay no per-step cost: their flags travel with the data.
   const TimeTerms ll = predict_time(Collective::AllReduce, Algorithm::Ring, Protocol::LL, 1 << 20, 80, h100(), one);
   CHECK(ll.sync == 0);
-  CHECK(ll.fill == 0);
+
+  // A tree's pipeline: 2((G−1) + log2 N) stages; Simple's 512 KiB chunks, 16 channels.
+  const Layout sixteen = make_layout(h100(), 16);
+  CHECK(pipeline_depth(Algorithm::Tree, sixteen) == 2 * (7 + 4));
+  const TimeTerms tr = predict_time(Collective::AllReduce, Algorithm::Tree, Protocol::Simple, kGiB, 150, h100(), sixteen);
+  const double chunks = kGiB / 16 / (512 * 1024);
+  CHECK(tr.fill == doctest::Approx((2 * (7 + 4) - 1) * tr.transfer / chunks));
+  const double jitter = h100().calibration.net_jitter_us * 2 * 4 * std::sqrt(2 * std::log(16.0));
+  CHECK(tr.sync == doctest::Approx(h100().calibration.step_us[2] * (chunks + 2 * (7 + 4) - 1) + jitter));
 
   // Across nodes NCCL stretches the Simple ring's latency by 1.4 once chunks are not tiny.
   const Layout four = make_layout(h100(), 4);

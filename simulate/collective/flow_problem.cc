@@ -1,0 +1,66 @@
+#include "simulate/collective/flow_problem.h"
+
+#include <algorithm>
+
+namespace slurmtopo {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector<double>& expected) {
+  Solved out;
+  if (problem.flows.empty()) return out;
+  for (size_t f = 0; f < problem.flows.size(); ++f)
+    if (problem.mine(f)) out.rate = std::min(out.rate, s.rate[f] / problem.channels(f));
+
+  // The resources that froze a slowest flow, each with a slot for what it is offered.
+  std::vector<int> slot(problem.resources.size(), -1);
+  std::vector<int> held;
+  for (size_t f = 0; f < problem.flows.size(); ++f) {
+    const int r = s.bottleneck[f];
+    if (problem.mine(f) && r >= 0 && s.rate[f] / problem.channels(f) <= out.rate * (1 + 1e-9) && slot[r] < 0) {
+      slot[r] = static_cast<int>(held.size());
+      held.push_back(r);
+    }
+  }
+  out.bottleneck_count = static_cast<int>(held.size());
+  if (held.empty()) return out;
+
+  std::vector<double> offered(held.size(), 0), flows(held.size(), 0);
+  for (size_t f = 0; f < problem.flows.size(); ++f) {
+    const Flow& flow = problem.flows[f];
+    for (size_t i = 0; i < flow.resources.size(); ++i) {
+      const int k = slot[flow.resources[i]];
+      if (k < 0) continue;
+      const double w = flow.weights.empty() ? 1.0 : flow.weights[i];
+      offered[k] += w * expected[f];
+      flows[k] += w * problem.channels(f);
+    }
+  }
+  auto over = [&](int k) {
+    const double cap = problem.resources[held[k]].capacity;
+    return cap > 0 ? offered[k] / cap : kInf;
+  };
+  std::vector<int> order(held.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
+  std::sort(order.begin(), order.end(), [&](int x, int y) {
+    return over(x) != over(y) ? over(x) > over(y) : held[x] < held[y];
+  });
+  if (order.size() > kReported) order.resize(kReported);
+  for (int k : order) {
+    const int r = held[k];
+    Bottleneck b;
+    b.resource = problem.name(r);
+    b.capacity_gbs = problem.resources[r].capacity;
+    b.load_gbs = s.load[r];
+    b.offered_gbs = offered[k];
+    b.oversubscription = over(k);
+    b.flows = flows[k];
+    out.bottlenecks.push_back(std::move(b));
+  }
+  return out;
+}
+
+
+}  // namespace slurmtopo

@@ -1,0 +1,162 @@
+#include "simulate/collective/network_stage.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "base/input_error.h"
+
+namespace slurmtopo {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Adaptive routing: a link on several of a flow's paths becomes one use of summed share.
+void merge_repeats(Flow& f) {
+  std::vector<std::pair<int, double>> uses;
+  for (size_t i = 0; i < f.resources.size(); ++i) uses.push_back({f.resources[i], f.weights[i]});
+  std::sort(uses.begin(), uses.end());
+  f.resources.clear();
+  f.weights.clear();
+  for (const auto& [r, w] : uses) {
+    if (!f.resources.empty() && f.resources.back() == r) {
+      f.weights.back() += w;
+    } else {
+      f.resources.push_back(r);
+      f.weights.push_back(w);
+    }
+  }
+}
+
+// Coflow rounds: after the first sharing every job's flows are capped at its slowest
+// channel's rate and shared again; two rounds settle what the caps hand back.
+constexpr int kCoflowRounds = 2;
+
+}  // namespace
+
+NetworkStage::NetworkStage(const FabricModel& fabric, const Placement& placement, const HardwareProfile& h, int rails)
+    : fabric_(fabric), rails_(rails) {
+  // The PCIe path between GPU and NIC and the NIC itself carry the same flows: one
+  // resource each way, as fast as the slower of the two, named after it.
+  pcie_slower_ = h.pcie_gbs() < h.nic_gbs;
+  host_capacity_ = std::min(h.pcie_gbs(), h.nic_gbs);
+  add_job(placement);
+  p_.name = [this](int r) -> std::string {
+    if (cable_of_[r] >= 0) return fabric_.cables().resources[cable_of_[r]].name;
+    const int job = job_of_[r];
+    const int i = r - host_base_[job];
+    const int node = i / 2 / rails_, rail = i / 2 % rails_;
+    const Hca& hca = fabric_.cluster().hcas[jobs_[job]->rails[node][rail]];
+    const bool send = i % 2 == 0;
+    return hca.host + " " + hca.rail +
+           (pcie_slower_ ? (send ? " PCIe GPU->NIC" : " PCIe NIC->GPU") : (send ? " NIC tx" : " NIC rx"));
+  };
+}
+
+int NetworkStage::add_job(const Placement& placement) {
+  const int job = static_cast<int>(jobs_.size());
+  jobs_.push_back(&placement);
+  host_base_.push_back(static_cast<int>(p_.resources.size()));
+  const size_t nics = placement.hosts.size() * rails_;
+  for (size_t i = 0; i < 2 * nics; ++i) {
+    p_.resources.push_back({"", host_capacity_});  // even: send GPU → NIC → cable; odd: receive
+    cable_of_.push_back(-1);
+    job_of_.push_back(job);
+  }
+  return job;
+}
+
+void NetworkStage::reserve(size_t flows) {
+  p_.flows.reserve(flows);
+  p_.count.reserve(flows);
+  // A placement of this many flows may touch most of a small fabric: index its cables
+  // densely then, sparsely otherwise.
+  local_of_.prepare(fabric_.cables().resources.size(), flows * 4);
+  p_.resources.reserve(p_.resources.size() + std::min(fabric_.cables().resources.size(), flows * 4));
+}
+
+void NetworkStage::send(int a, int b, int rail, double count, int job) {
+  const Placement& pl = *jobs_[job];
+  const int src = pl.rails[a][rail], dst = pl.rails[b][rail];
+  const std::vector<PathShare> paths = fabric_.routing().route(src, dst);
+  if (paths.empty()) {
+    const Cluster& c = fabric_.cluster();
+    throw InputError(job == 0 ? "--nodes" : "--busy-jobs", 0,
+                     "expected every NIC of the placement to reach the others; " + c.hcas[src].host + " " +
+                         c.hcas[src].rail + " cannot reach " + c.hcas[dst].host + " " + c.hcas[dst].rail +
+                         " through the fabric");
+  }
+  // Weights are the share of the flow on each resource: none (all 1) for one path.
+  const bool split = paths.size() > 1;
+  size_t links = 0;
+  for (const PathShare& ps : paths) links += ps.links.size();
+  Flow f;
+  f.resources.reserve(2 + links);
+  f.resources = {host_resource(job, a, rail, true), host_resource(job, b, rail, false)};
+  if (split) f.weights = {1.0, 1.0};
+  for (const PathShare& ps : paths)
+    for (const DirectedLink& d : ps.links) {
+      const int global = fabric_.cables().index(d);
+      bool inserted;
+      const int local = local_of_.get(global, static_cast<int>(p_.resources.size()), inserted);
+      if (inserted) {
+        p_.resources.push_back({"", fabric_.capacity(global)});
+        cable_of_.push_back(global);
+        job_of_.push_back(-1);
+      }
+      f.resources.push_back(local);
+      if (split) f.weights.push_back(ps.share);
+    }
+  if (split) merge_repeats(f);
+  p_.flows.push_back(std::move(f));
+  p_.count.push_back(count);
+  if (jobs_.size() > 1 || job > 0) {
+    p_.job.resize(p_.flows.size() - 1, 0);
+    p_.job.push_back(job);
+  }
+}
+
+Solved NetworkStage::solve() {
+  // Flows standing for equally many channels share as single flows do; otherwise the
+  // channel counts go into the weights.
+  p_.per_flow = std::all_of(p_.count.begin(), p_.count.end(), [&](double c) { return c == p_.count.front(); });
+  if (!p_.per_flow)
+    for (size_t i = 0; i < p_.flows.size(); ++i) {
+      Flow& f = p_.flows[i];
+      if (f.weights.empty()) f.weights.assign(f.resources.size(), 1.0);
+      for (double& w : f.weights) w *= p_.count[i];
+    }
+  if (!p_.job.empty()) p_.job.resize(p_.flows.size(), 0);
+  Sharing fabric = max_min_fair(p_.resources, p_.flows);
+  if (jobs_.size() > 1) {
+    for (int round = 0; round < kCoflowRounds; ++round) {
+      std::vector<double> slowest(jobs_.size(), kInf);  // per channel
+      for (size_t f = 0; f < p_.flows.size(); ++f)
+        slowest[p_.job[f]] = std::min(slowest[p_.job[f]], fabric.rate[f] / p_.channels(f));
+      for (size_t f = 0; f < p_.flows.size(); ++f) p_.flows[f].demand = slowest[p_.job[f]] * p_.channels(f);
+      fabric = max_min_fair(p_.resources, p_.flows);
+    }
+  }
+  // What NCCL expects: the placement's flows alone with every cable ideal. Only its slowest
+  // flow matters, and in a max-min fair sharing that one runs at the first level the water
+  // fills to: the least capacity / weight over the resources, here its NICs alone.
+  const int own = static_cast<int>(2 * jobs_[0]->hosts.size() * rails_);  // job 0's NICs come first
+  std::vector<double> weight(own, 0.0);
+  for (size_t f = 0; f < p_.flows.size(); ++f) {
+    if (!p_.mine(f)) continue;
+    for (int i = 0; i < 2; ++i)
+      weight[p_.flows[f].resources[i]] += p_.flows[f].weights.empty() ? 1.0 : p_.flows[f].weights[i];
+  }
+  double level = kInf;  // per flow as solved
+  for (int r = 0; r < own; ++r)
+    if (weight[r] > 0) level = std::min(level, p_.resources[r].capacity / weight[r]);
+  free_rate_ = kInf;
+  for (size_t f = 0; f < p_.flows.size(); ++f)
+    if (p_.mine(f)) free_rate_ = std::min(free_rate_, level / p_.channels(f));
+  // Offered load: the placement at NCCL's rate, the neighbours at what they carry.
+  std::vector<double> expected(p_.flows.size());
+  for (size_t f = 0; f < p_.flows.size(); ++f) expected[f] = p_.mine(f) ? free_rate_ * p_.channels(f) : fabric.rate[f];
+  return solve_problem(p_, fabric, expected);
+}
+
+}  // namespace slurmtopo
