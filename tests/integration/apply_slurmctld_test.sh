@@ -121,18 +121,20 @@ name="kill -9 during apply (10 times): topology.conf always whole (old or new)"
 bad="" old=0 between=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
   if (( i % 2 )); then f=$WORK/b.topo; want=$WORK/expected-b; else f=$WORK/a.topo; want=$WORK/expected-a; fi
-  apply --fabric "$f" >/dev/null 2>&1 & pid=$!
-  sleep "0.$(( RANDOM % 30 ))"
+  # slurmtopo itself in the background (not the apply function: $! would be a subshell, and
+  # the kill would leave slurmtopo running).
+  "$SLURMTOPO" apply --slurm-conf "$conf" --verify-timeout 20 --fabric "$f" >/dev/null 2>&1 & pid=$!
+  sleep "0.$(printf %02d $(( RANDOM % 25 )))"  # 0 to 240 ms; an apply takes ~100-300 ms
   kill -9 "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
   if ! cmp -s "$topo" "$WORK/expected-a" && ! cmp -s "$topo" "$WORK/expected-b"; then
-    bad="after kill $i: $(head -c 300 "$topo" | tr '\n' ' ')"; break
+    cp "$topo" "$WORK/bad-after-kill"; bad="after kill $i: $(diff "$WORK/expected-a" "$topo" | head -c 400 | tr "\n" " ")"; break
   fi
   cmp -s "$topo" "$want" || old=$(( old + 1 ))
   [[ -e $SLURM_ENV_DIR/.slurmtopo-apply.pending ]] && between=$(( between + 1 ))
 done
 if [[ -n $bad ]]; then fail "$name" "$bad"
-else pass "$name" "$old killed before the rename, $between between the write and the verification"; fi
+else pass "$name" "$old killed before the rename, $between left .slurmtopo-apply.pending for the next apply"; fi
 name="after the kills, an apply of B finishes: slurmctld alive and shows B"
 out=$(apply --fabric "$WORK/b.topo" 2>&1); rc=$?
 if (( rc != 0 )); then fail "$name" "exit $rc: $out"
