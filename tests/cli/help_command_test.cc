@@ -24,7 +24,8 @@ std::map<std::string, std::set<std::string>> completion_options() {
   for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), row); it != std::sregex_iterator(); ++it) {
     std::set<std::string>& words = out[(*it)[1]];
     const std::string list = (*it)[2];
-    for (auto w = std::sregex_iterator(list.begin(), list.end(), std::regex(R"(\S+)")); w != std::sregex_iterator(); ++w)
+    static const std::regex word(R"(\S+)");
+    for (auto w = std::sregex_iterator(list.begin(), list.end(), word); w != std::sregex_iterator(); ++w)
       words.insert(w->str());
   }
   return out;

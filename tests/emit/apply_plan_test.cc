@@ -179,3 +179,21 @@ TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing change
     CHECK_FALSE(fs::exists(c.path("topology.conf")));
   }
 }
+
+TEST_CASE("apply --what gres: gres.conf beside slurm.conf, written, reconfigured; again: nothing") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  r.topology = false;
+  r.gres = true;
+  r.node_sources.nodes_dir = kSamples + "/nodes";
+  Echo echo(slurm, c.path("topology.conf"));
+  const ApplyResult res = apply(r, echo);
+  REQUIRE(res.files.size() == 1);
+  CHECK(res.files[0].what == "gres.conf");
+  CHECK(res.outcome == ApplyOutcome::Applied);
+  CHECK(read(c.path("gres.conf")).find("Name=gpu") != std::string::npos);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  CHECK(apply(r, echo).outcome == ApplyOutcome::Unchanged);
+  CHECK(echo.reconfigures == 1);
+}
