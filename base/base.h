@@ -5,8 +5,10 @@
 //   json_fields.h   strict reading of slurmtopo's JSON (every key known, errors on their line)
 //   json_line.h     the line of a JSON value, for those errors
 //   lines.h         a text cut into numbered lines
+//   nearest_word.h  the valid word a typo was meant to be (did you mean ...?)
 //   numbers.h       whole numbers as typed on a command line
 //   text.h          counts in messages: "1 leaf", "2 leaves"
+//   version.h       slurmtopo's version (CMake's project VERSION)
 //   yaml_fields.h   strict reading of slurmtopo's YAML (site.yaml, hardware profiles)
 #pragma once
 
@@ -16,6 +18,8 @@
 #include "base/json_fields.h"
 #include "base/json_line.h"
 #include "base/lines.h"
+#include "base/nearest_word.h"
 #include "base/numbers.h"
 #include "base/text.h"
+#include "base/version.h"
 #include "base/yaml_fields.h"

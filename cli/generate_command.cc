@@ -17,8 +17,8 @@ struct Common {
   std::vector<std::string> remove_cables, degrade_cables, cross_rails;
   int planes = 1;
   LinkSpeed parsed_speed() const {
-    LinkSpeed s = parse_link_speed(speed);
-    if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "expected SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR");
+    LinkSpeed s = parse_link_speed(speed);  // --speed's check made it one of synthetic_speeds()
+    if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "one of the speeds --help lists, not " + speed);
     return s;
   }
 };
@@ -44,6 +44,16 @@ void write_planes(Fabric fabric, const RailOptimizedSpec& spec, const Common& c)
     write_output(base + ".topo", text.str());
     write_output(base + ".net", net.str());
   }
+}
+
+// --speed: the speeds the generators have switch models for, in any case (`--speed ndr`, as
+// ibportstate and the vendors' tools take them).
+void add_speed_option(CLI::App& cmd, std::string& speed) {
+  std::string names;
+  for (const auto& n : synthetic_speeds()) names += (names.empty() ? "" : ", ") + n;
+  cmd.add_option("--speed", speed, "link speed: " + names + " (any case)")
+      ->transform(CLI::IsMember(synthetic_speeds(), CLI::ignore_case))
+      ->capture_default_str();
 }
 
 // Options every generator shares.
@@ -85,7 +95,7 @@ void add_generate_command(CLI::App& app) {
   fat->add_option("--cables-per-pair", ft->first.cables_per_pair, "parallel cables between switches")->check(CLI::Range(1, 8));
   fat->add_option("--rails", ft->first.rails, "HCAs per host")->check(CLI::Range(1, 16));
   fat->add_option("--width", ft->first.width, "lanes per cable")->check(CLI::IsMember({1, 2, 4, 8, 12}));
-  fat->add_option("--speed", ft->second.speed, "EDR, HDR or NDR");
+  add_speed_option(*fat, ft->second.speed);
   fat->add_option("--host-prefix", ft->first.host_prefix, "host name prefix");
   fat->add_flag("--sharp", ft->first.sharp, "a SHARP aggregation node on every switch");
   fat->add_option("--subnet", ft->first.subnet, "0-255: GUIDs of another subnet, so generated fabrics can be given together")
@@ -106,7 +116,7 @@ void add_generate_command(CLI::App& app) {
   rail->add_option("--radix,-k", ro->first.radix, "switch ports used for cables")->check(CLI::Range(4, 128));
   rail->add_option("--spines-per-rail", ro->first.spines_per_rail, "0 = enough for 1:1")->check(CLI::NonNegativeNumber);
   rail->add_option("--width", ro->first.width, "lanes per cable")->check(CLI::IsMember({1, 2, 4, 8, 12}));
-  rail->add_option("--speed", ro->second.speed, "EDR, HDR or NDR");
+  add_speed_option(*rail, ro->second.speed);
   rail->add_option("--host-prefix", ro->first.host_prefix, "host name prefix");
   rail->add_flag("--sharp", ro->first.sharp, "a SHARP aggregation node on every switch");
   rail->add_flag("--storage", ro->first.storage_switch, "one more HCA per host on a storage tier");

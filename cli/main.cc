@@ -5,11 +5,13 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/help_command.h"
 #include "discover/discover.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"slurmtopo: InfiniBand fabric and GPU nodes to Slurm configuration"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "slurmtopo " + slurmtopo::slurmtopo_version());
   slurmtopo::cli::add_inspect_command(app);
   slurmtopo::cli::add_emit_command(app);
   slurmtopo::cli::add_generate_command(app);
@@ -17,10 +19,19 @@ int main(int argc, char** argv) {
   slurmtopo::cli::add_discover_command(app);
   slurmtopo::cli::add_place_command(app);
   slurmtopo::cli::add_whatif_command(app);
+  slurmtopo::cli::add_apply_command(app);
+  slurmtopo::cli::add_help_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // A mistyped word first: CLI11 alone would say "A subcommand is required".
+    if (const std::string hint = slurmtopo::cli::did_you_mean(app); !hint.empty()) {
+      std::cerr << "slurmtopo: " << hint << "\n";
+      return 2;
+    }
+    app.exit(e);
+    return 2;
   } catch (const slurmtopo::AbandonedSweep& e) {
     // A thread is still blocked in a MAD; exit-time cleanup would crash under it.
     std::cerr << "slurmtopo: " << e.what() << "\n" << std::flush;

@@ -65,8 +65,12 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--compare", o->compare, "a second placement to put side by side");
   cmd->add_option("--sizes", o->sizes, "message sizes (nccl-tests' size), K/M/G = 2^10/2^20/2^30")
       ->capture_default_str();
-  cmd->add_option("--algo", o->algo, "auto (as NCCL chooses), ring, tree, nvls or nvlstree")->capture_default_str();
+  // Any case, as NCCL_ALGO takes them ("Ring", "NVLSTree").
+  cmd->add_option("--algo", o->algo, "auto (as NCCL chooses), ring, tree, nvls or nvlstree")
+      ->transform(CLI::IsMember({"auto", "ring", "tree", "nvls", "nvlstree"}, CLI::ignore_case))
+      ->capture_default_str();
   cmd->add_option("--collective", o->collective, "allreduce, reducescatter, allgather or broadcast")
+      ->transform(CLI::IsMember({"allreduce", "reducescatter", "allgather", "broadcast"}, CLI::ignore_case))
       ->capture_default_str();
   cmd->add_option("--routing", o->routing,
                   "lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree or adaptive")

@@ -197,7 +197,7 @@ NodeSet load_node_set(const NodeSources& sources) {
                              "<hostname>.xml/.json nor --node-class: " + list;
     if (!sources.allow_missing)
       throw InputError(where, 0, "a description of every listed node; " + text +
-                                     " (collect them with `slurmtopo collect`, or accept with --allow-missing)");
+                                     " (collect them with `slurmtopo collect`, or accept with " + sources.allow_missing_option + ")");
     own_warnings.push_back(text + "; they get no NodeName/gres.conf lines");
   }
 

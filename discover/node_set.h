@@ -19,6 +19,7 @@ struct NodeSources {
   // worse than none — unless allow_missing, which makes it a warning and fills `missing`.
   std::vector<std::string> expected_hosts;
   bool allow_missing = false;
+  std::string allow_missing_option = "--allow-missing";  // the caller's flag for allow_missing, named in the error
   unsigned threads = 0;                      // parallel XML loads; 0 = one per hardware thread
 };
 

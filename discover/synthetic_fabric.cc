@@ -209,6 +209,12 @@ std::string host_name(const std::string& prefix, int index, int hosts) {
 
 }  // namespace
 
+std::vector<std::string> synthetic_speeds() {
+  std::vector<std::string> out;
+  for (const auto& g : kGenerations) out.push_back(to_string(g.speed));
+  return out;
+}
+
 Fabric generate_fattree(const FatTreeSpec& spec) {
   const Generation& gen = generation_for(spec.speed);
   require(spec.levels == 2 || spec.levels == 3, "levels must be 2 or 3");

@@ -77,6 +77,10 @@ struct RailOptimizedSpec {  // DGX SuperPOD style
 };
 
 // Both throw std::invalid_argument when the spec cannot be built (names the reason).
+// The speeds the generators have a switch and HCA model for ("EDR", "HDR", "NDR"), for the CLI's
+// --speed check: a speed it accepts is one the generators build.
+std::vector<std::string> synthetic_speeds();
+
 Fabric generate_fattree(const FatTreeSpec& spec);
 Fabric generate_rail_optimized(const RailOptimizedSpec& spec);
 

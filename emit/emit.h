@@ -4,14 +4,18 @@
 //   gres_plan.h       node classes → checked gres.conf and NodeName lines (gres_lines.h,
 //                     node_lines.h render, gres_check.h checks as slurmd would)
 //   topology_emit.h, gres_emit.h   the emit commands as one call each: plan, check, diff, write
+//   apply_plan.h      apply: emit, check against the running slurmctld, replace, reconfigure,
+//                     verify, roll back (slurm_control.h: scontrol behind an interface)
 //   write_guard.h     the one rule against a new file silently dropping nodes (5 %)
 #pragma once
 
+#include "emit/apply_plan.h"
 #include "emit/gres_check.h"
 #include "emit/gres_emit.h"
 #include "emit/gres_lines.h"
 #include "emit/gres_plan.h"
 #include "emit/node_lines.h"
+#include "emit/slurm_control.h"
 #include "emit/topology_check.h"
 #include "emit/topology_conf.h"
 #include "emit/topology_diff.h"

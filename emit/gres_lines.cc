@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "base/input_error.h"
+#include "base/version.h"
 
 namespace slurmtopo {
 
@@ -70,7 +71,7 @@ ClassGres gres_for_class(const NodeInventory& node, const std::string& hostlist,
 
 std::string render_gres_conf(const std::vector<ClassGres>& classes, const GresHeader& header) {
   std::ostringstream out;
-  out << "# gres.conf for Slurm " << to_string(header.version) << ", written by slurmtopo";
+  out << "# gres.conf for Slurm " << to_string(header.version) << ", written by slurmtopo " << slurmtopo_version();
   if (!header.command.empty()) out << ": " << header.command;
   out << "\n# Cores= are Slurm core ids (hwloc Core L#, socket-major), not CPU ids; File= in PCI bus id order.\n";
   for (const ClassGres& c : classes) {

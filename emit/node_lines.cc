@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/version.h"
 #include "graph/node_join.h"
 
 namespace slurmtopo {
@@ -64,7 +65,7 @@ std::string nccl_ib_hca_value(const std::vector<std::string>& names) {
 
 std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header) {
   std::ostringstream out;
-  out << "# slurm.conf node lines for Slurm " << header.slurm_version << ", written by slurmtopo";
+  out << "# slurm.conf node lines for Slurm " << header.slurm_version << ", written by slurmtopo " << slurmtopo_version();
   if (!header.command.empty()) out << ": " << header.command;
   out << "\n# RealMemory: the class's smallest MemTotal less 1 % (at least 1 GiB), down to a whole GiB,\n"
          "# so a kernel or firmware update that takes a little memory does not drain the nodes.\n";

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/text.h"
+#include "base/version.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -29,7 +30,7 @@ std::string render_topology_conf(const SlurmTree& tree, const TopologyHeader& he
     levels = std::max(levels, s.level);
   }
   std::ostringstream out;
-  out << "# topology.conf for Slurm's topology/tree plugin, written by slurmtopo.\n"
+  out << "# topology.conf for Slurm's topology/tree plugin, written by slurmtopo " << slurmtopo_version() << ".\n"
       << "# Regenerate rather than edit:";
   out << "\n#   " << header.command << "\n";
   for (const auto& src : header.sources) out << "# " << src << "\n";

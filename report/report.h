@@ -1,5 +1,6 @@
 // report/: every rendering for a person or a program, made from what the other folders
 // computed (it computes nothing of its own).
+//   apply_report.h      apply: the change, each step, the exit; the node_exporter textfile
 //   emit_report.h       emit topology/gres/nodes: the file, diff, findings, what was written
 //   inspect.h           what slurmtopo sees in the fabric (text, JSON)
 //   node_classes_report.h  discover classes: classes, GPUs, path classes to every NIC
@@ -10,6 +11,7 @@
 //   whatif_report.h     whatif tables and JSON, from a run's records
 #pragma once
 
+#include "report/apply_report.h"
 #include "report/emit_report.h"
 #include "report/inspect.h"
 #include "report/node_classes_report.h"

@@ -191,3 +191,13 @@ TEST_CASE("simulate: --routing lft walks the switches' forwarding tables from a 
   CHECK(a["routing"] == "lft");
   CHECK(a["placements"] == b["placements"]);
 }
+
+TEST_CASE("simulate: --algo and --collective in any case, as NCCL_ALGO takes them") {
+  const std::string base = "simulate --fabric " + kSuperpod + " --profile h100-ndr --nodes 'dgx[001-004]' --sizes 1G";
+  const auto lower = run(base + " --algo ring --collective allreduce");
+  const auto mixed = run(base + " --algo Ring --collective AllReduce");
+  CHECK(lower.code == 0);
+  CHECK(mixed.code == 0);
+  CHECK(mixed.output == lower.output);
+  CHECK(run(base + " --algo rign").code == 2);
+}

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "base/input_error.h"
+#include "base/version.h"
 #include "tests/graph/node_fixtures.h"
 
 using namespace slurmtopo;
@@ -50,7 +51,8 @@ TEST_CASE("XE8640 for 22.05: local cores, NVLink counts with -1 at each GPU's ow
   CHECK(c.notes.empty());
   const std::string text = render_gres_conf({c}, {"slurmtopo emit gres --nodes-dir n", {22, 5}});
   CHECK(text ==
-        "# gres.conf for Slurm 22.05, written by slurmtopo: slurmtopo emit gres --nodes-dir n\n"
+        "# gres.conf for Slurm 22.05, written by slurmtopo " + slurmtopo_version() +
+            ": slurmtopo emit gres --nodes-dir n\n"
         "# Cores= are Slurm core ids (hwloc Core L#, socket-major), not CPU ids; File= in PCI bus id order.\n"
         "\n"
         "# gpu[001-002]: 4 GPUs\n"

@@ -1,0 +1,89 @@
+// `slurmtopo apply`: options → apply (emit/apply_plan.h) → report_apply, and the textfile.
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+#include "base/base.h"
+#include "cli/commands.h"
+#include "emit/emit.h"
+#include "report/report.h"
+
+namespace slurmtopo::cli {
+
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit codes:\n"
+    "  0  nothing to do, or applied (written, reconfigured, verified); --dry-run: no error\n"
+    "  1  more anomalies in the fabric than --max-anomalies (nothing changed)\n"
+    "  2  bad input, or a file Slurm or the running cluster would not take (nothing changed)\n"
+    "  3  the apply failed after writing and was rolled back (previous files, reconfigured)\n";
+
+struct Options {
+  ApplyRequest request;
+  NodeInputs nodes;
+  std::vector<std::string> what{"topology"};
+  bool json = false;
+  std::string textfile;
+};
+
+std::string command_line(const Options& o) {
+  std::string s = "slurmtopo apply";
+  for (const auto& f : o.request.inputs.fabric_files) s += " --fabric " + f;
+  if (!o.request.inputs.name_map.empty()) s += " --node-name-map " + o.request.inputs.name_map;
+  if (!o.request.inputs.site_config.empty()) s += " --config " + o.request.inputs.site_config;
+  s += " --slurm-conf " + o.request.slurm_conf;
+  return s;
+}
+
+}  // namespace
+
+void add_apply_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "apply", "Emit, check against the running slurmctld, replace, scontrol reconfigure, verify; roll back on failure");
+  cmd->footer(kExitCodes);
+  add_fabric_options(*cmd, o->request.inputs, FabricOption::Required);
+  cmd->add_option("--slurm-conf", o->request.slurm_conf,
+                  "the cluster's slurm.conf: its nodes, and the directory the files are replaced in")
+      ->check(CLI::ExistingFile)
+      ->capture_default_str();
+  cmd->add_option("--what", o->what, "files to apply: topology, gres (gres needs --nodes-dir or --node-class)")
+      ->delimiter(',')
+      ->transform(CLI::IsMember({"topology", "gres"}, CLI::ignore_case))
+      ->capture_default_str();
+  add_node_options(*cmd, o->nodes);
+  cmd->add_option("--slurm-version", o->request.slurm_version, "Slurm release gres.conf is for")->capture_default_str();
+  cmd->add_flag("--dry-run", o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
+  cmd->add_flag("--json", o->json, "one JSON object: result, exit code, files and their diff, anomalies, steps");
+  cmd->add_option("--textfile", o->textfile, "write DIR/slurmtopo.prom for node_exporter's textfile collector")
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--max-anomalies", o->request.max_anomalies,
+                  "exit 1, changing nothing, when the fabric has more anomalies than this (default: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--verify-timeout", o->request.verify_seconds, "seconds slurmctld may take to answer after reconfigure")
+      ->check(CLI::Range(1, 3600))
+      ->capture_default_str();
+  cmd->callback([o] {
+    ApplyRequest& r = o->request;
+    r.topology = r.gres = false;
+    for (const auto& w : o->what) (w == "gres" ? r.gres : r.topology) = true;
+    r.node_sources = o->nodes.sources;
+    r.command = command_line(*o);
+    ApplyResult result;
+    try {
+      result = apply(r, *make_scontrol(r.slurm_conf));
+    } catch (const InputError& e) {
+      result.outcome = ApplyOutcome::Refused;
+      result.reason = e.what();
+    }
+    report_apply(result, o->json, std::cout, std::cerr);
+    if (!o->textfile.empty())
+      write_apply_textfile(o->textfile, result,
+                           std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch()).count());
+    if (result.exit_code()) throw Exit{result.exit_code()};
+  });
+}
+
+}  // namespace slurmtopo::cli

@@ -1,0 +1,288 @@
+#include "emit/apply_plan.h"
+
+#include <chrono>
+#include <fcntl.h>
+#include <filesystem>
+#include <set>
+#include <sys/file.h>
+#include <thread>
+#include <unistd.h>
+
+#include "base/atomic_write.h"
+#include "base/files.h"
+#include "base/input_error.h"
+#include "base/text.h"
+#include "emit/gres_emit.h"
+#include "emit/topology_diff.h"
+#include "emit/topology_plan.h"
+#include "emit/write_guard.h"
+#include "slurm/hostlist.h"
+#include "slurm/slurm_conf.h"
+
+namespace slurmtopo {
+
+namespace fs = std::filesystem;
+
+const char* to_string(ApplyOutcome o) {
+  switch (o) {
+    case ApplyOutcome::Unchanged: return "unchanged";
+    case ApplyOutcome::DryRun: return "dry-run";
+    case ApplyOutcome::Applied: return "applied";
+    case ApplyOutcome::Anomalies: return "anomalies";
+    case ApplyOutcome::Refused: return "refused";
+    case ApplyOutcome::RolledBack: return "rolled-back";
+  }
+  return "?";
+}
+
+long ApplyResult::total_anomalies() const {
+  long n = 0;
+  for (const auto& [kind, count] : anomalies) n += count;
+  return n;
+}
+
+int ApplyResult::exit_code() const {
+  switch (outcome) {
+    case ApplyOutcome::Anomalies: return 1;
+    case ApplyOutcome::Refused: return 2;
+    case ApplyOutcome::RolledBack: return 3;
+    default: return 0;
+  }
+}
+
+namespace {
+
+// flock(2) on a file beside the ones applied: a second apply waits for the first.
+class ApplyLock {
+ public:
+  explicit ApplyLock(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(path, 0, "cannot create the apply lock file");
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) throw InputError(path, 0, "cannot lock the apply lock file");
+  }
+  ~ApplyLock() { ::close(fd_); }
+  ApplyLock(const ApplyLock&) = delete;
+  ApplyLock& operator=(const ApplyLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+struct Planned {
+  AppliedFile file;
+  std::string text;
+  bool existed = false;
+  std::string previous;
+};
+
+std::string first_issue(const std::vector<TopologyIssue>& issues) {
+  if (issues.empty()) return "";
+  const auto& i = issues.front();
+  return (i.line ? "line " + std::to_string(i.line) + ": " : std::string()) + i.message;
+}
+
+ParsedTopology parse_current(const std::string& path, const std::string& text) {
+  // A file in place that slurmctld cannot read is still replaced: compare against nothing.
+  ParsedTopology parsed = parse_topology_conf(text, path);
+  if (!parsed.errors.empty()) parsed.switches.clear();
+  return parsed;
+}
+
+bool wait_until_up(SlurmControl& slurm, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  for (;;) {
+    if (slurm.ping()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+// "" when slurmctld answers and shows every switch of `expected`; else what is wrong.
+std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, int seconds) {
+  if (!wait_until_up(slurm, seconds)) return "slurmctld does not answer `scontrol ping` after the reconfigure";
+  if (expected.empty()) return "";
+  const auto shown = slurm.switch_names();
+  if (!shown) return "`scontrol show topology` did not answer";
+  const std::set<std::string> have(shown->begin(), shown->end());
+  std::vector<std::string> missing;
+  for (const auto& s : expected)
+    if (!have.count(s)) missing.push_back(s);
+  if (!missing.empty())
+    return "`scontrol show topology` lacks " + counted(missing.size(), "new switch", "new switches") + ": " +
+           missing.front() + (missing.size() > 1 ? ", ..." : "");
+  return "";
+}
+
+}  // namespace
+
+ApplyResult apply(const ApplyRequest& r, SlurmControl& slurm) {
+  ApplyResult out;
+  const fs::path conf(r.slurm_conf);
+  const fs::path dir = conf.has_parent_path() ? conf.parent_path() : fs::path(".");
+  ApplyLock lock((dir / ".slurmtopo-apply.lock").string());
+  const std::string pending_path = (dir / ".slurmtopo-apply.pending").string();
+  std::string pending;
+  const bool unfinished = read_file_if_exists(pending_path, pending);
+
+  const SlurmConf slurm_conf = load_slurm_conf(r.slurm_conf);
+  std::vector<Planned> planned;
+  std::vector<std::string> new_switches;
+  std::set<std::string> in_topology;
+
+  if (r.topology) {
+    const Cluster cluster = load_cluster(r.inputs);
+    for (const Anomaly& a : cluster.anomalies) {
+      ++out.anomalies[to_string(a.kind)];
+      out.degraded_links += a.kind == Anomaly::Kind::DegradedLink;
+      out.missing_links += a.kind == Anomaly::Kind::MissingUplinks;
+    }
+    TopologyRequest tr;
+    tr.command = r.command;
+    tr.slurm_nodes = slurm_conf.nodes();
+    const TopologyPlan plan = plan_topology(cluster, tr);
+    if (!plan.check.ok()) {
+      out.outcome = ApplyOutcome::Refused;
+      out.reason = "slurmctld would not accept the topology.conf: " + first_issue(plan.check.errors);
+      return out;
+    }
+    Planned p;
+    p.file.what = "topology.conf";
+    p.file.path = (dir / "topology.conf").string();
+    p.text = plan.text;
+    p.existed = read_file_if_exists(p.file.path, p.previous);
+    const ParsedTopology next = parse_topology_conf(plan.text, p.file.path);
+    for (const auto& s : next.switches) {
+      new_switches.push_back(s.name);
+      in_topology.insert(s.nodes.begin(), s.nodes.end());
+    }
+    const TopologyDiff d = diff_topology(parse_current(p.file.path, p.previous), next);
+    p.file.changed = !p.existed || p.previous != p.text;
+    p.file.diff = d.lines;
+    if (p.file.changed && p.existed && !r.dry_run) {
+      if (auto refusal = shrink_refusal(d.old_nodes, d.dropped, "the fabric")) {
+        out.outcome = ApplyOutcome::Refused;
+        out.reason = p.file.path + ": " + *refusal;
+        return out;
+      }
+    }
+    if (!plan.in_slurm_not_fabric.empty())
+      out.warnings.push_back(counted(plan.in_slurm_not_fabric.size(), "Slurm node", "Slurm nodes") +
+                             " not in the fabric: " + compress_hostlist(plan.in_slurm_not_fabric));
+    planned.push_back(std::move(p));
+  }
+
+  if (r.gres) {
+    EmitGresRequest g;
+    g.sources = r.node_sources;
+    g.fabric = r.inputs;
+    g.slurm_version = r.slurm_version;
+    g.output = "-";
+    g.command = r.command;
+    const EmitGresResult e = emit_gres(g);
+    if (e.refusal) {
+      out.outcome = ApplyOutcome::Refused;
+      out.reason = "gres.conf: " + *e.refusal;
+      return out;
+    }
+    for (const auto& w : e.warnings) out.warnings.push_back(w);
+    Planned p;
+    p.file.what = "gres.conf";
+    p.file.path = (dir / "gres.conf").string();
+    p.text = e.plan.gres_text;
+    p.existed = read_file_if_exists(p.file.path, p.previous);
+    p.file.changed = !p.existed || p.previous != p.text;
+    if (p.file.changed) p.file.diff.push_back(p.existed ? "gres.conf changes" : "gres.conf is new");
+    planned.push_back(std::move(p));
+  }
+
+  for (const auto& p : planned) out.files.push_back(p.file);
+
+  // The running cluster: every node a new file names must be one slurmctld knows.
+  const auto running = slurm.node_names();
+  if (!running) {
+    out.outcome = ApplyOutcome::Refused;
+    out.reason = "slurmctld does not answer `scontrol show nodes`: nothing changed";
+    return out;
+  }
+  const std::set<std::string> known(running->begin(), running->end());
+  std::vector<std::string> unknown;
+  for (const auto& n : in_topology)
+    if (!known.count(n)) unknown.push_back(n);
+  if (r.topology)
+    for (const auto& n : *running)
+      if (!in_topology.count(n)) out.out_of_topology.push_back(n);
+  if (!unknown.empty()) {
+    out.outcome = ApplyOutcome::Refused;
+    out.reason = "the topology.conf names " + counted(unknown.size(), "node", "nodes") +
+                 " the running slurmctld does not know (" + compress_hostlist(unknown) +
+                 "): reconfigure slurmctld with the new slurm.conf first";
+    return out;
+  }
+
+  if (r.max_anomalies >= 0 && out.total_anomalies() > r.max_anomalies) {
+    out.outcome = ApplyOutcome::Anomalies;
+    out.reason = counted(out.total_anomalies(), "anomaly", "anomalies") + " in the fabric, more than --max-anomalies " +
+                 std::to_string(r.max_anomalies) + ": nothing changed";
+    return out;
+  }
+
+  bool any_change = unfinished;
+  for (const auto& p : planned) any_change |= p.file.changed;
+  if (!any_change) {
+    out.outcome = ApplyOutcome::Unchanged;
+    return out;
+  }
+  if (r.dry_run) {
+    out.outcome = ApplyOutcome::DryRun;
+    return out;
+  }
+
+  // From here on a kill leaves either the old or the new file (rename), and the marker says
+  // the next apply must reconfigure and verify even if the files then look unchanged.
+  if (unfinished) out.steps.push_back("an earlier apply stopped before verifying; finishing it");
+  std::string marker;
+  for (const auto& p : planned) marker += p.file.path + "\n";
+  atomic_write(pending_path, marker);
+  std::vector<const Planned*> written;
+  for (const auto& p : planned) {
+    if (!p.file.changed) continue;
+    atomic_write(p.file.path, p.text);
+    written.push_back(&p);
+    out.steps.push_back("wrote " + p.file.path + (p.existed ? " (previous kept as " + p.file.path + ".bak)" : ""));
+  }
+
+  std::string failure = slurm.reconfigure();
+  if (failure.empty()) {
+    out.reconfigured = true;
+    out.steps.push_back("scontrol reconfigure");
+    failure = verify(slurm, new_switches, r.verify_seconds);
+  } else {
+    failure = "scontrol reconfigure: " + failure;
+  }
+  if (failure.empty()) {
+    out.steps.push_back("verified: slurmctld answers and shows " + counted(new_switches.size(), "switch", "switches"));
+    fs::remove(pending_path);
+    out.outcome = ApplyOutcome::Applied;
+    return out;
+  }
+
+  // Roll back: the previous files, then slurmctld reads them again.
+  out.outcome = ApplyOutcome::RolledBack;
+  out.reason = failure;
+  for (const Planned* p : written) {
+    if (p->existed) atomic_write(p->file.path, p->previous);
+    else fs::remove(p->file.path);
+    out.steps.push_back("restored " + p->file.path);
+  }
+  const std::string back = slurm.reconfigure();
+  if (back.empty() && wait_until_up(slurm, r.verify_seconds)) {
+    out.steps.push_back("scontrol reconfigure with the previous files: slurmctld answers");
+  } else {
+    out.steps.push_back("slurmctld does not answer even with the previous files: restart it (systemctl restart slurmctld)");
+  }
+  fs::remove(pending_path);
+  return out;
+}
+
+}  // namespace slurmtopo

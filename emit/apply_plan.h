@@ -1,0 +1,67 @@
+// `slurmtopo apply` as one call: emit what Slurm reads, check it against Slurm's rules and the
+// running slurmctld's node list, and only then replace the files (atomically, keeping the
+// previous ones), `scontrol reconfigure` and verify; on any failure put the previous files back
+// and reconfigure again. Unchanged files: no write and no reconfigure. One apply at a time
+// (flock on .slurmtopo-apply.lock beside slurm.conf); an apply killed between the write and
+// the verification is finished by the next one (.slurmtopo-apply.pending).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "discover/node_set.h"
+#include "emit/slurm_control.h"
+#include "graph/cluster_inputs.h"
+
+namespace slurmtopo {
+
+struct ApplyRequest {
+  ClusterInputs inputs;                             // --fabric, --node-name-map, --config
+  std::string slurm_conf = "/etc/slurm/slurm.conf"; // its NodeName lines; the files go beside it
+  bool topology = true;                             // --what topology
+  bool gres = false;                                // --what gres (needs node descriptions)
+  NodeSources node_sources;                         // --nodes-dir / --node-class, for gres
+  std::string slurm_version = "22.05";
+  bool dry_run = false;
+  long max_anomalies = -1;                          // --max-anomalies: more is exit 1; -1 = no limit
+  int verify_seconds = 30;                          // how long slurmctld may take to answer again
+  std::string command;                              // the command line, for the headers
+};
+
+enum class ApplyOutcome {
+  Unchanged,   // 0: the files in place are what slurmtopo would write (nothing done)
+  DryRun,      // 0: --dry-run, the files differ (nothing done)
+  Applied,     // 0: written, reconfigured, verified
+  Anomalies,   // 1: more anomalies than --max-anomalies (nothing done)
+  Refused,     // 2: bad input, or a file Slurm or the running cluster would not take (nothing done)
+  RolledBack,  // 3: written, then reconfigure or verification failed; previous files restored
+};
+const char* to_string(ApplyOutcome outcome);
+
+struct AppliedFile {
+  std::string what;                 // "topology.conf", "gres.conf"
+  std::string path;
+  bool changed = false;
+  std::vector<std::string> diff;    // the admin's view of the change (topology: nodes moved, switches)
+};
+
+struct ApplyResult {
+  ApplyOutcome outcome = ApplyOutcome::Unchanged;
+  std::vector<AppliedFile> files;
+  std::map<std::string, long> anomalies;          // by kind (graph/cluster.h's to_string)
+  long degraded_links = 0, missing_links = 0;
+  std::vector<std::string> out_of_topology;       // nodes slurmctld knows that no switch lists
+  std::vector<std::string> steps;                 // what was done, in order
+  std::vector<std::string> warnings;
+  std::string reason;                             // why Refused / RolledBack / Anomalies
+  bool reconfigured = false;
+  long total_anomalies() const;
+  int exit_code() const;
+};
+
+// Throws InputError only for unreadable input (exit 2); every other outcome is in the result.
+ApplyResult apply(const ApplyRequest& request, SlurmControl& slurm);
+
+}  // namespace slurmtopo

