@@ -16,7 +16,8 @@ void add_simulate_command(CLI::App& app);  // `simulate` (cli/simulate_command.c
 void add_discover_command(CLI::App& app);  // also registers `collect`
 void add_discover_fabric_command(CLI::App& discover);  // `discover fabric` (cli/discover_fabric_command.cc)
 void add_place_command(CLI::App& app);  // `place` (cli/place_command.cc)
-void add_whatif_command(CLI::App& app);  // `whatif`, `whatif merge` (cli/whatif_command.cc)
+void add_whatif_command(CLI::App& app);
+void add_report_command(CLI::App& app);  // `report` (cli/report_command.cc)  // `whatif`, `whatif merge` (cli/whatif_command.cc)
 
 // Exit code a callback asks main() to return (CLI11 callbacks cannot return one).
 struct Exit { int code; };

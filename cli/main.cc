@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   slurmtopo::cli::add_discover_command(app);
   slurmtopo::cli::add_place_command(app);
   slurmtopo::cli::add_whatif_command(app);
+  slurmtopo::cli::add_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
