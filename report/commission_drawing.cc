@@ -87,10 +87,15 @@ Drawing plan_drawing(const Cluster& c, const SlurmTree& tree, const std::vector<
   }
 
   for (int i = 0; i < static_cast<int>(findings.size()); ++i) {
+    // Where the subject is; the detail only when the subject names nothing drawn (an HCA's
+    // GUID, whose detail names the leaf it is cabled to).
     std::set<int> boxes;
-    for (const auto& n : finding_names(findings[i].subject + " " + findings[i].detail)) {
-      auto it = name_box.find(n);
-      if (it != name_box.end() && it->second >= 0) boxes.insert(it->second);
+    for (const std::string* text : {&findings[i].subject, &findings[i].detail}) {
+      for (const auto& n : finding_names(*text)) {
+        auto it = name_box.find(n);
+        if (it != name_box.end() && it->second >= 0) boxes.insert(it->second);
+      }
+      if (!boxes.empty()) break;
     }
     if (boxes.empty()) {
       d.unplaced.push_back(i);

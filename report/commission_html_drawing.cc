@@ -37,10 +37,8 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
   }
   const int levels = static_cast<int>(d.levels.size());
   const double box_h = 34;
-  // A narrow leaf row gets tall boxes with the label turned upright.
-  size_t widest = 0;
-  for (const auto& l : d.levels) widest = std::max(widest, l.size());
-  const double height = kTop + (levels - 1) * kLevelGap + 110 + 20;
+  const bool upright_leaves = std::min(150.0, kWidth / d.levels.front().size() - 6) < 60;
+  const double height = kTop + (levels - 1) * kLevelGap + (upright_leaves ? 110 : box_h) + 12;
   std::vector<Geometry> geo;
   for (int l = 0; l < levels; ++l) {
     const auto& boxes = d.levels[l];
@@ -48,7 +46,7 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
     const double w = std::min(150.0, slot - 6);
     const bool upright = w < 60;
     const double h = upright ? 110 : box_h;
-    const double y = kTop + (levels - 1 - l) * kLevelGap + (l == 0 ? 0 : 0);
+    const double y = kTop + (levels - 1 - l) * kLevelGap;
     for (size_t i = 0; i < boxes.size(); ++i) geo.push_back({slot * i + (slot - w) / 2, y, w, h});
   }
   int flagged_boxes = 0;
