@@ -32,7 +32,9 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
       << "with the " << html_escape(p.profile) << " profile and " << html_escape(p.routing)
       << " routing (simulate's model, docs/simulator.md).</p>\n";
   if (!p.curves.empty()) {
-    const double W = 960, H = 380, left = 60, right = 20, top = 20, bottom = 50;
+    const double W = 960, left = 60, right = 20, top = 20, bottom = 50;
+    const double legend = 16.0 * p.curves.size() + 8;  // below the axis label
+    const double H = 380 + legend;
     double xmin = p.curves.front().bytes.front(), xmax = xmin, ymax = 0;
     for (const auto& c : p.curves) {
       for (double b : c.bytes) xmin = std::min(xmin, b), xmax = std::max(xmax, b);
@@ -42,7 +44,7 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
     ymax = ymax > 0 ? std::ceil(ymax * 1.1 / 50) * 50 : 1;
     const double lx0 = std::log2(xmin), lx1 = std::max(std::log2(xmax), lx0 + 1);
     auto X = [&](double b) { return left + (std::log2(b) - lx0) / (lx1 - lx0) * (W - left - right); };
-    auto Y = [&](double v) { return top + (1 - v / ymax) * (H - top - bottom); };
+    auto Y = [&](double v) { return top + (1 - v / ymax) * (H - legend - top - bottom); };
     out << "<figure><svg id=\"busbw-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << num(W) << " "
         << num(H) << "\" width=\"" << num(W) << "\" height=\"" << num(H)
         << "\" role=\"img\" aria-labelledby=\"chart-title chart-desc\" font-size=\"11\">"
@@ -51,12 +53,13 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
       out << html_escape(c.name) << ": up to " << num(*std::max_element(c.busbw_gbs.begin(), c.busbw_gbs.end()))
           << " GB/s, limit " << num(c.limit_gbs) << " GB/s (" << html_escape(c.limit_what) << "). ";
     out << "</desc>\n<g class=\"axes\" stroke=\"#57606a\">";
-    out << "<line x1=\"" << left << "\" y1=\"" << num(H - bottom) << "\" x2=\"" << num(W - right) << "\" y2=\""
-        << num(H - bottom) << "\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\""
-        << num(H - bottom) << "\"/></g>\n<g class=\"ticks\" fill=\"#1f2328\">";
+    const double axis = H - legend - bottom;
+    out << "<line x1=\"" << left << "\" y1=\"" << num(axis) << "\" x2=\"" << num(W - right) << "\" y2=\""
+        << num(H - legend - bottom) << "\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\""
+        << num(H - legend - bottom) << "\"/></g>\n<g class=\"ticks\" fill=\"#1f2328\">";
     for (double b = xmin; b <= xmax * 1.0001; b *= 4)
-      out << "<line x1=\"" << num(X(b)) << "\" y1=\"" << num(H - bottom) << "\" x2=\"" << num(X(b)) << "\" y2=\""
-          << num(top) << "\" stroke=\"#eaeef2\"/><text x=\"" << num(X(b)) << "\" y=\"" << num(H - bottom + 16)
+      out << "<line x1=\"" << num(X(b)) << "\" y1=\"" << num(axis) << "\" x2=\"" << num(X(b)) << "\" y2=\""
+          << num(top) << "\" stroke=\"#eaeef2\"/><text x=\"" << num(X(b)) << "\" y=\"" << num(axis + 16)
           << "\" text-anchor=\"middle\">" << html_escape(format_size(b)) << "</text>";
     for (int k = 0; k <= 5; ++k) {
       const double v = ymax * k / 5;
@@ -64,8 +67,8 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
           << "\" stroke=\"#eaeef2\"/><text x=\"" << num(left - 6) << "\" y=\"" << num(Y(v) + 4)
           << "\" text-anchor=\"end\">" << num(v, "%.0f") << "</text>";
     }
-    out << "<text x=\"" << num((W + left) / 2) << "\" y=\"" << num(H - 12) << "\" text-anchor=\"middle\">message size "
-        << "(log scale)</text><text transform=\"rotate(-90)\" x=\"" << num(-(H - bottom + top) / 2) << "\" y=\"16\" "
+    out << "<text x=\"" << num((W + left) / 2) << "\" y=\"" << num(axis + 38) << "\" text-anchor=\"middle\">message size "
+        << "(log scale)</text><text transform=\"rotate(-90)\" x=\"" << num(-(axis + top) / 2) << "\" y=\"16\" "
         << "text-anchor=\"middle\">busbw GB/s</text></g>\n";
     for (size_t i = 0; i < p.curves.size(); ++i) {
       const Curve& c = p.curves[i];
@@ -83,7 +86,7 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
         out << "<circle cx=\"" << num(X(c.bytes[k])) << "\" cy=\"" << num(Y(c.busbw_gbs[k])) << "\" r=\"2.5\" fill=\""
             << colour << "\"><title>" << html_escape(c.name) << ", " << html_escape(format_size(c.bytes[k])) << ": "
             << num(c.busbw_gbs[k]) << " GB/s</title></circle>";
-      const double ly = top + 14 + 16 * i;
+      const double ly = axis + bottom + 12 + 16 * i;
       out << "<line x1=\"" << left + 14 << "\" y1=\"" << num(ly - 4) << "\" x2=\"" << left + 38 << "\" y2=\"" << num(ly - 4)
           << "\" stroke=\"" << colour << "\" stroke-width=\"2.2\"/><text x=\"" << left + 44 << "\" y=\"" << num(ly)
           << "\">" << html_escape(c.name) << " (limit " << num(c.limit_gbs, "%.0f") << " GB/s, dashed)</text></g>\n";

@@ -35,7 +35,8 @@ std::string commission_markdown(const CommissionReport& r) {
   int switches = 0;
   for (const auto& l : inv.switches_by_level) switches += l.count;
   out << switches << " switches, " << inv.rails.size() << (inv.rails.size() == 1 ? " rail" : " rails");
-  if (!inv.node_classes.empty()) out << ", " << inv.node_classes.size() << " node classes";
+  if (!inv.node_classes.empty())
+    out << ", " << inv.node_classes.size() << (inv.node_classes.size() == 1 ? " node class" : " node classes");
   out << ".\n\n";
   if (!r.command.empty()) out << "`" << r.command << "`\n\n";
   out << "| check | verdict | found | what was checked |\n|---|---|---|---|\n";
