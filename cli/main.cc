@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   slurmtopo::cli::add_place_command(app);
   slurmtopo::cli::add_whatif_command(app);
   slurmtopo::cli::add_apply_command(app);
+  slurmtopo::cli::add_report_command(app);
   slurmtopo::cli::add_help_commands(app);
   try {
     app.parse(argc, argv);

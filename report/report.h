@@ -9,9 +9,11 @@
 //   sweep_report.h      discover fabric: progress on a terminal, what a partial sweep missed
 //   simulate_report.h   simulate tables and JSON
 //   whatif_report.h     whatif tables and JSON, from a run's records
+//   commission.h        `report`: the commissioning report (HTML, JSON, Markdown) and its verdicts
 #pragma once
 
 #include "report/apply_report.h"
+#include "report/commission.h"
 #include "report/emit_report.h"
 #include "report/inspect.h"
 #include "report/node_classes_report.h"

@@ -1,0 +1,61 @@
+// `slurmtopo report`: options → plan_commission (report/commission.h) → write_commission.
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "report/report.h"
+
+namespace slurmtopo::cli {
+
+namespace {
+
+std::string command_line(const CommissionRequest& r, const NodeInputs& n) {
+  std::string s = "slurmtopo report";
+  for (const auto& f : r.inputs.fabric_files) s += " --fabric " + f;
+  if (!r.inputs.name_map.empty()) s += " --node-name-map " + r.inputs.name_map;
+  if (!r.inputs.site_config.empty()) s += " --config " + r.inputs.site_config;
+  if (!n.sources.nodes_dir.empty()) s += " --nodes-dir " + n.sources.nodes_dir;
+  for (const auto& c : n.sources.node_classes) s += " --node-class '" + c + "'";
+  if (!r.slurm_conf.empty()) s += " --slurm-conf " + r.slurm_conf;
+  if (!r.topology.empty()) s += " --topology " + r.topology;
+  if (!r.profile.empty()) s += " --profile " + r.profile;
+  if (!r.baseline.empty()) s += " --baseline " + r.baseline;
+  return s;
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app) {
+  struct Options {
+    CommissionRequest request;
+    NodeInputs nodes;
+    CommissionOutputs outputs;
+  };
+  auto opt = std::make_shared<Options>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "The commissioning report: verdict, inventory, drawing, link health, nodes, performance, Slurm files");
+  add_fabric_options(*cmd, opt->request.inputs, FabricOption::Required);
+  add_node_options(*cmd, opt->nodes);
+  cmd->add_option("--slurm-conf", opt->request.slurm_conf, "Slurm's nodes: the NodeName lines of this slurm.conf")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--topology", opt->request.topology, "the topology.conf in service, diffed against the generated one")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--profile", opt->request.profile,
+                  "hardware profile for the predictions (a shipped name or a YAML file); default: from the nodes");
+  cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--slurm-version", opt->request.slurm_version, "the Slurm release gres.conf is checked for")
+      ->capture_default_str();
+  add_output_option(*cmd, opt->outputs.html, "the HTML page");
+  cmd->add_option("--json", opt->outputs.json, "also write the report as JSON (docs/report-json.md)");
+  cmd->add_option("--md", opt->outputs.markdown, "also write a Markdown summary");
+  cmd->callback([opt] {
+    opt->request.nodes = opt->nodes.sources;
+    opt->request.node_hosts = opt->nodes.nodes;
+    opt->request.command = command_line(opt->request, opt->nodes);
+    const CommissionReport report = plan_commission(opt->request);
+    if (const int code = write_commission(report, opt->outputs, std::cerr)) throw Exit{code};
+  });
+}
+
+}  // namespace slurmtopo::cli

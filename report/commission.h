@@ -1,0 +1,198 @@
+// `slurmtopo report`: the commissioning report — one model gathered from what the other
+// commands compute (inspect's cluster and anomalies, the node join and classes, emit's plans
+// and checks, simulate's predict()), with a verdict per check. Nothing here infers anything
+// new about the fabric: every fact comes from graph/, emit/ or simulate/; this file only
+// decides what each finding means for a handover (pass, warn, fail).
+//   commission_plan.cc      gathers the model from the inputs
+//   commission_checks.cc    the checks and their verdicts; the exit code
+//   commission_drawing.cc   the fabric aggregated per group and level, anomalies placed on it
+//   commission_links.cc     link health: per leaf capacity down and up, uplinks against peers
+//   commission_baseline.cc  what changed since an earlier report's JSON
+//   commission_json.cc, commission_markdown.cc, commission_html*.cc   the renderings
+// The JSON schema: docs/report-json.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "discover/node_set.h"
+#include "graph/cluster_inputs.h"
+
+namespace slurmtopo {
+
+struct CommissionRequest {
+  ClusterInputs inputs;       // --fabric, --node-name-map, --config
+  NodeSources nodes;          // --nodes-dir / --node-class; both empty: no nodes section
+  std::string node_hosts;     // --nodes: hosts that must all be described
+  std::string slurm_conf;     // --slurm-conf: Slurm's nodes
+  std::string topology;       // --topology: the topology.conf in service
+  std::string profile;        // --profile: hardware for the predictions (else from the nodes)
+  std::string baseline;       // --baseline: an earlier report's JSON
+  std::string slurm_version = "23.11";  // --slurm-version: the rules gres.conf is checked by
+  std::string command;        // how the report was made (shown, and in the emitted headers)
+};
+
+enum class Verdict { Pass, Warn, Fail };
+const char* to_string(Verdict v);
+
+// One finding, from the fabric (graph/anomalies) or the nodes (graph/node_join).
+struct Finding {
+  std::string source;   // "fabric" or "nodes"
+  std::string kind;     // the anomaly kind as inspect prints it ("degraded-link")
+  std::string subject;  // switch, cable, host or hostlist
+  std::string detail;
+  std::string key() const { return kind + "\t" + subject; }  // identity across reports
+};
+
+struct Check {
+  std::string id;       // stable: "fabric.cabling", "slurm.topology", ...
+  std::string what;     // what was checked, one line
+  std::string found;    // what was found, one line
+  Verdict verdict = Verdict::Pass;
+  int count = 0;        // findings behind the verdict
+};
+
+struct CountRow { std::string name; int count = 0; };
+
+struct FabricSummary {
+  std::string name, source;
+  int switches = 0, cas = 0, cables = 0, components = 0;
+  bool partial = false;
+};
+
+struct Inventory {
+  std::vector<FabricSummary> fabrics;
+  std::vector<CountRow> switches_by_level;  // "leaf", "L2", ..., "off-path"
+  std::vector<CountRow> switches_by_model;  // the switches' device ids / descriptions
+  int hcas = 0, unresolved_hcas = 0, hosts = 0, groups = 0, aggregation_nodes = 0, chassis = 0;
+  std::vector<CountRow> rails;              // rail → leaves its HCAs land on
+  std::vector<CountRow> node_classes;       // hostlist → hosts (nodes given)
+};
+
+// The drawing, aggregated: one box per Slurm switch (a group at level 1, a unit above), or per
+// run of them when a level has more than kDrawingBoxes; edges count the cables between boxes.
+struct DrawingBox {
+  std::string label;      // "su1", "su1 … su32"
+  std::string detail;     // hosts, leaves, members — the hover text
+  int level = 1;
+  int members = 0;        // Slurm switches it stands for
+  int hosts = 0;
+  std::vector<int> findings;  // indices into CommissionReport::findings placed here
+};
+struct DrawingEdge { int lower = 0, upper = 0; int cables = 0; int flagged = 0; };  // flagged: cable findings on it
+struct Drawing {
+  std::vector<std::vector<DrawingBox>> levels;  // [0] = leaves, upward
+  std::vector<DrawingEdge> edges;               // box indices: (level, index) flattened per level
+  std::vector<int> box_base;                    // first flattened index of each level
+  std::vector<int> unplaced;                    // findings no box could hold
+};
+inline constexpr int kDrawingBoxes = 48;
+
+struct LeafHealth {
+  std::string leaf;
+  std::string group;
+  int host_ports = 0, uplinks = 0, peer_uplinks = 0;  // peer_uplinks: most common in its component
+  double down_gbps = 0, up_gbps = 0;                  // sum of the cables' data rates, Gb/s
+};
+
+// One node class as the nodes section shows it (from its first host).
+struct ClassNodes {
+  std::string hostlist;
+  std::string host;                                  // the representative
+  std::string summary;                               // "8 GPUs h100, 10 RDMA NICs, 2 x 56 cores ..."
+  std::vector<std::string> gpus, nics;               // column/row names: GPU0.., mlx5_0..
+  std::vector<std::vector<std::string>> matrix;      // nvidia-smi topo -m: GPUs then NICs, X on the diagonal
+  struct Gpu { int index = 0; std::string nic, path, link_layer, rail, leaves; int cores = 0; };
+  std::vector<Gpu> per_gpu;
+  std::string nccl_ib_hca;                           // "=mlx5_0,..." in GPU order
+  std::string node_line;                             // the NodeName= line
+};
+
+struct Curve {
+  std::string name;        // "one node (dgx001)", "one group (su1, 16 nodes)", "whole fabric (64 nodes)"
+  int nodes = 0;
+  double limit_gbs = 0;    // the physical limit of busbw for this placement
+  std::string limit_what;  // "NVLink line rate", "NIC line rate per GPU"
+  std::vector<double> bytes, busbw_gbs;
+};
+
+struct SpreadPacked {
+  int nodes = 0;
+  std::string packed, spread;  // hostlists
+  double bytes = 0, packed_busbw = 0, spread_busbw = 0;
+  int spread_groups = 0;
+};
+
+struct Performance {
+  std::string profile, routing;
+  std::vector<Curve> curves;
+  std::optional<SpreadPacked> spread_packed;
+  std::vector<std::string> warnings;
+};
+
+struct SlurmFile {
+  std::string name;                  // "topology.conf", "gres.conf", "slurm.conf NodeName lines"
+  std::string text;
+  std::vector<std::string> errors, warnings;  // its validation, "line N: message"
+};
+
+struct BaselineDiff {
+  std::string source;                          // the baseline file
+  std::vector<int> new_findings;               // indices into findings
+  std::vector<Finding> fixed;
+  std::vector<int> still_open;
+  std::vector<std::string> hosts_added, hosts_gone, cables_added, cables_gone;
+};
+
+struct CommissionReport {
+  std::string command;
+  std::vector<Check> checks;
+  Verdict verdict = Verdict::Pass;
+  Inventory inventory;
+  std::vector<Finding> findings;               // fabric ones (inspect's order), then nodes'
+  Drawing drawing;
+  std::vector<LeafHealth> leaves;
+  std::vector<ClassNodes> classes;
+  std::vector<std::string> node_warnings;
+  std::optional<Performance> performance;
+  std::vector<SlurmFile> slurm;
+  std::vector<std::string> topology_diff;      // against --topology
+  std::string topology_in_service;             // its path, "" without --topology
+  std::optional<BaselineDiff> baseline;
+  std::vector<std::string> hosts;              // fabric hosts, Slurm node order (for the next baseline)
+  std::vector<std::string> cables;             // "a/port - b/port", sorted
+
+  int exit_code() const { return verdict == Verdict::Pass ? 0 : 1; }
+};
+
+// Throws InputError (exit 2, nothing written) for any unreadable or bad input.
+CommissionReport plan_commission(const CommissionRequest& request);
+
+// The verdicts: fills report.checks and report.verdict from the rest of the report.
+void decide_checks(CommissionReport& report);
+
+// Renderings. Same report → same bytes.
+std::string commission_json(const CommissionReport& report);
+std::string commission_markdown(const CommissionReport& report);
+std::string commission_html(const CommissionReport& report);
+
+struct CommissionOutputs {
+  std::string html, json, markdown;  // paths; "" = not written ("-" = stdout)
+};
+// InputError when none is asked for. Writes each requested rendering atomically (temp + rename, the previous file kept as .bak)
+// and prints the verdict lines to `out`. Returns the exit code.
+int write_commission(const CommissionReport& report, const CommissionOutputs& outputs, std::ostream& out);
+
+// Reads an earlier report's JSON: its findings, hosts and cables. InputError on a file that is
+// not one (wrong schema version, missing keys), naming the file and line.
+struct BaselineFacts {
+  std::vector<Finding> findings;
+  std::vector<std::string> hosts, cables;
+};
+BaselineFacts read_baseline(const std::string& path);
+BaselineDiff diff_baseline(const BaselineFacts& old, const CommissionReport& now, const std::string& source);
+
+inline constexpr int kReportSchemaVersion = 1;
+
+}  // namespace slurmtopo

@@ -1,0 +1,82 @@
+// Since the baseline: an earlier report's JSON read back (its findings, hosts and cables), and
+// what changed — findings new, fixed and still open (by kind and subject), hosts and cables
+// added or gone.
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "base/files.h"
+#include "base/input_error.h"
+#include "base/json_fields.h"
+#include "report/commission.h"
+#include "slurm/hostlist.h"
+
+namespace slurmtopo {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> minus(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  const std::unordered_set<std::string> in_b(b.begin(), b.end());
+  std::vector<std::string> out;
+  for (const auto& x : a)
+    if (!in_b.count(x)) out.push_back(x);
+  return out;
+}
+
+}  // namespace
+
+BaselineFacts read_baseline(const std::string& path) {
+  const std::string text = read_file(path, "the baseline report");
+  const json j = parse_json_text(text, path);
+  BaselineFacts out;
+  try {
+    if (!j.is_object() || j.value("format", "") != "slurmtopo-report")
+      throw JsonSchemaError{json::json_pointer(), "a slurmtopo report's JSON (\"format\": \"slurmtopo-report\")"};
+    if (!j.contains("schema_version") || j["schema_version"] != kReportSchemaVersion)
+      throw JsonSchemaError{json::json_pointer("/schema_version"),
+                            "schema_version " + std::to_string(kReportSchemaVersion)};
+    // Only what a baseline needs is read; the other keys are the page's.
+    const json::json_pointer root;
+    const json& findings = j.contains("findings") ? j["findings"] : throw JsonSchemaError{root, "the key \"findings\""};
+    if (!findings.is_array()) throw JsonSchemaError{root / "findings", "\"findings\" to be an array"};
+    for (size_t i = 0; i < findings.size(); ++i) {
+      const JsonFields f(findings[i], root / "findings" / i, {"source", "kind", "subject", "detail"}, kReportSchemaVersion, true);
+      out.findings.push_back({f.string("source"), f.string("kind"), f.string("subject"), f.string("detail")});
+    }
+    if (!j.contains("hosts") || !j["hosts"].is_string())
+      throw JsonSchemaError{root / "hosts", "\"hosts\" to be a hostlist string"};
+    out.hosts = expand_hostlist_at(j["hosts"].get<std::string>(), path);
+    if (!j.contains("cables") || !j["cables"].is_array())
+      throw JsonSchemaError{root / "cables", "\"cables\" to be an array"};
+    const json& cables = j["cables"];
+    for (size_t i = 0; i < cables.size(); ++i) {
+      if (!cables[i].is_string()) throw JsonSchemaError{root / "cables" / i, "each cable to be a string"};
+      out.cables.push_back(cables[i].get<std::string>());
+    }
+  } catch (const JsonSchemaError& e) {
+    throw schema_input_error(text, path, e);
+  }
+  return out;
+}
+
+BaselineDiff diff_baseline(const BaselineFacts& old, const CommissionReport& now, const std::string& source) {
+  BaselineDiff d;
+  d.source = source;
+  std::set<std::string> before, after;
+  for (const auto& f : old.findings) before.insert(f.key());
+  for (int i = 0; i < static_cast<int>(now.findings.size()); ++i) {
+    after.insert(now.findings[i].key());
+    (before.count(now.findings[i].key()) ? d.still_open : d.new_findings).push_back(i);
+  }
+  for (const auto& f : old.findings)
+    if (!after.count(f.key())) d.fixed.push_back(f);
+  d.hosts_added = minus(now.hosts, old.hosts);
+  d.hosts_gone = minus(old.hosts, now.hosts);
+  d.cables_added = minus(now.cables, old.cables);
+  d.cables_gone = minus(old.cables, now.cables);
+  return d;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,122 @@
+// The performance section: predicted allreduce busbw against message size as an SVG chart
+// (log x axis), one curve per placement with its physical limit as a dashed line of the same
+// colour, then the points as a table, and what a job spread over groups loses against one
+// packed on a group.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+
+#include "report/commission_parts.h"
+#include "simulate/collective/prediction.h"
+
+namespace slurmtopo {
+
+namespace {
+
+std::string num(double v, const char* fmt = "%.1f") {
+  char b[32];
+  std::snprintf(b, sizeof b, fmt, v);
+  return b;
+}
+
+constexpr const char* kColours[] = {"#0969da", "#1a7f37", "#8250df", "#bc4c00"};
+constexpr const char* kDashes[] = {"", "8 3", "2 3", "10 3 2 3"};  // tell curves apart in print
+
+}  // namespace
+
+void html_performance(const CommissionReport& r, std::ostream& out) {
+  if (!r.performance) return;
+  const Performance& p = *r.performance;
+  out << "<section id=\"performance\"><h2>Performance</h2>\n<p>Predicted allreduce bus bandwidth (nccl-tests' busbw) "
+      << "with the " << html_escape(p.profile) << " profile and " << html_escape(p.routing)
+      << " routing (simulate's model, docs/simulator.md).</p>\n";
+  if (!p.curves.empty()) {
+    const double W = 960, left = 60, right = 20, top = 20, bottom = 50;
+    const double legend = 16.0 * p.curves.size() + 8;  // below the axis label
+    const double H = 380 + legend;
+    double xmin = p.curves.front().bytes.front(), xmax = xmin, ymax = 0;
+    for (const auto& c : p.curves) {
+      for (double b : c.bytes) xmin = std::min(xmin, b), xmax = std::max(xmax, b);
+      for (double v : c.busbw_gbs) ymax = std::max(ymax, v);
+      ymax = std::max(ymax, c.limit_gbs);
+    }
+    ymax = ymax > 0 ? std::ceil(ymax * 1.1 / 50) * 50 : 1;
+    const double lx0 = std::log2(xmin), lx1 = std::max(std::log2(xmax), lx0 + 1);
+    auto X = [&](double b) { return left + (std::log2(b) - lx0) / (lx1 - lx0) * (W - left - right); };
+    auto Y = [&](double v) { return top + (1 - v / ymax) * (H - legend - top - bottom); };
+    out << "<figure><svg id=\"busbw-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << num(W) << " "
+        << num(H) << "\" width=\"" << num(W) << "\" height=\"" << num(H)
+        << "\" role=\"img\" aria-labelledby=\"chart-title chart-desc\" font-size=\"11\">"
+        << "<title id=\"chart-title\">Predicted allreduce busbw against message size</title><desc id=\"chart-desc\">";
+    for (const auto& c : p.curves)
+      out << html_escape(c.name) << ": up to " << num(*std::max_element(c.busbw_gbs.begin(), c.busbw_gbs.end()))
+          << " GB/s, limit " << num(c.limit_gbs) << " GB/s (" << html_escape(c.limit_what) << "). ";
+    out << "</desc>\n<g class=\"axes\" stroke=\"#57606a\">";
+    const double axis = H - legend - bottom;
+    out << "<line x1=\"" << left << "\" y1=\"" << num(axis) << "\" x2=\"" << num(W - right) << "\" y2=\""
+        << num(H - legend - bottom) << "\"/><line x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left << "\" y2=\""
+        << num(H - legend - bottom) << "\"/></g>\n<g class=\"ticks\" fill=\"#1f2328\">";
+    for (double b = xmin; b <= xmax * 1.0001; b *= 4)
+      out << "<line x1=\"" << num(X(b)) << "\" y1=\"" << num(axis) << "\" x2=\"" << num(X(b)) << "\" y2=\""
+          << num(top) << "\" stroke=\"#eaeef2\"/><text x=\"" << num(X(b)) << "\" y=\"" << num(axis + 16)
+          << "\" text-anchor=\"middle\">" << html_escape(format_size(b)) << "</text>";
+    for (int k = 0; k <= 5; ++k) {
+      const double v = ymax * k / 5;
+      out << "<line x1=\"" << left << "\" y1=\"" << num(Y(v)) << "\" x2=\"" << num(W - right) << "\" y2=\"" << num(Y(v))
+          << "\" stroke=\"#eaeef2\"/><text x=\"" << num(left - 6) << "\" y=\"" << num(Y(v) + 4)
+          << "\" text-anchor=\"end\">" << num(v, "%.0f") << "</text>";
+    }
+    out << "<text x=\"" << num((W + left) / 2) << "\" y=\"" << num(axis + 38) << "\" text-anchor=\"middle\">message size "
+        << "(log scale)</text><text transform=\"rotate(-90)\" x=\"" << num(-(axis + top) / 2) << "\" y=\"16\" "
+        << "text-anchor=\"middle\">busbw GB/s</text></g>\n";
+    for (size_t i = 0; i < p.curves.size(); ++i) {
+      const Curve& c = p.curves[i];
+      const char* colour = kColours[i % 4];
+      out << "<g class=\"curve\" data-curve=\"" << i << "\"><title>" << html_escape(c.name) << "</title>"
+          << "<line class=\"limit\" x1=\"" << left << "\" y1=\"" << num(Y(c.limit_gbs)) << "\" x2=\"" << num(W - right)
+          << "\" y2=\"" << num(Y(c.limit_gbs)) << "\" stroke=\"" << colour << "\" stroke-opacity=\"0.6\" "
+          << "stroke-dasharray=\"3 4\"><title>" << html_escape(c.name) << " physical limit: " << num(c.limit_gbs)
+          << " GB/s, " << html_escape(c.limit_what) << "</title></line><polyline fill=\"none\" stroke=\"" << colour
+          << "\" stroke-width=\"2.2\"" << (*kDashes[i % 4] ? std::string(" stroke-dasharray=\"") + kDashes[i % 4] + "\"" : "")
+          << " points=\"";
+      for (size_t k = 0; k < c.bytes.size(); ++k) out << (k ? " " : "") << num(X(c.bytes[k])) << "," << num(Y(c.busbw_gbs[k]));
+      out << "\"/>";
+      for (size_t k = 0; k < c.bytes.size(); ++k)
+        out << "<circle cx=\"" << num(X(c.bytes[k])) << "\" cy=\"" << num(Y(c.busbw_gbs[k])) << "\" r=\"2.5\" fill=\""
+            << colour << "\"><title>" << html_escape(c.name) << ", " << html_escape(format_size(c.bytes[k])) << ": "
+            << num(c.busbw_gbs[k]) << " GB/s</title></circle>";
+      const double ly = axis + bottom + 12 + 16 * i;
+      out << "<line x1=\"" << left + 14 << "\" y1=\"" << num(ly - 4) << "\" x2=\"" << left + 38 << "\" y2=\"" << num(ly - 4)
+          << "\" stroke=\"" << colour << "\" stroke-width=\"2.2\"/><text x=\"" << left + 44 << "\" y=\"" << num(ly)
+          << "\">" << html_escape(c.name) << " (limit " << num(c.limit_gbs, "%.0f") << " GB/s, dashed)</text></g>\n";
+    }
+    out << "</svg><figcaption>Solid and patterned lines: predicted busbw; thin dashed lines: each placement's "
+           "physical limit.</figcaption></figure>\n";
+    std::vector<std::string> header{"size"};
+    for (const auto& c : p.curves) header.push_back(c.name + " GB/s");
+    std::vector<std::vector<std::string>> rows;
+    for (size_t k = 0; k < p.curves.front().bytes.size(); ++k) {
+      std::vector<std::string> row{format_size(p.curves.front().bytes[k])};
+      for (const auto& c : p.curves) row.push_back(k < c.busbw_gbs.size() ? num(c.busbw_gbs[k]) : "-");
+      rows.push_back(row);
+    }
+    std::vector<std::string> limits{"physical limit"};
+    for (const auto& c : p.curves) limits.push_back(num(c.limit_gbs) + " (" + c.limit_what + ")");
+    rows.push_back(limits);
+    html_table(out, "Predicted busbw per message size", header, rows);
+  }
+  if (p.spread_packed) {
+    const SpreadPacked& s = *p.spread_packed;
+    const double loss = s.packed_busbw > 0 ? 100.0 * (1 - s.spread_busbw / s.packed_busbw) : 0;
+    out << "<p id=\"spread-packed\">A " << s.nodes << "-node job at " << html_escape(format_size(s.bytes))
+        << ": packed on one group (" << html_escape(s.packed) << ") " << num(s.packed_busbw) << " GB/s, spread one "
+        << "node per group over " << s.spread_groups << " groups (" << html_escape(s.spread) << ") "
+        << num(s.spread_busbw) << " GB/s — spread " << (loss >= 0 ? "loses " : "gains ") << num(std::fabs(loss))
+        << " %.</p>\n";
+  }
+  for (const auto& w : p.warnings) out << "<p>warning: " << html_escape(w) << "</p>\n";
+  out << "</section>\n";
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,137 @@
+// The report as JSON (docs/report-json.md): the same facts and verdicts as the page, keys in a
+// fixed order, numbers rounded to what the page shows, so the same input gives the same bytes.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "report/commission.h"
+#include "slurm/hostlist.h"
+
+namespace slurmtopo {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+double rounded(double v) { return std::round(v * 1000.0) / 1000.0; }
+
+json rows(const std::vector<CountRow>& r) {
+  json out = json::array();
+  for (const auto& x : r) out.push_back({{"name", x.name}, {"count", x.count}});
+  return out;
+}
+
+json inventory(const Inventory& i) {
+  json fabrics = json::array();
+  for (const auto& f : i.fabrics)
+    fabrics.push_back({{"name", f.name}, {"source", f.source}, {"switches", f.switches}, {"cas", f.cas},
+                       {"cables", f.cables}, {"components", f.components}, {"partial", f.partial}});
+  return {{"fabrics", fabrics}, {"switches_by_level", rows(i.switches_by_level)},
+          {"switches_by_model", rows(i.switches_by_model)}, {"chassis", i.chassis}, {"hcas", i.hcas},
+          {"unresolved_hcas", i.unresolved_hcas}, {"hosts", i.hosts}, {"groups", i.groups},
+          {"aggregation_nodes", i.aggregation_nodes}, {"rails", rows(i.rails)}, {"node_classes", rows(i.node_classes)}};
+}
+
+json finding(const Finding& f) {
+  return {{"source", f.source}, {"kind", f.kind}, {"subject", f.subject}, {"detail", f.detail}};
+}
+
+json drawing(const Drawing& d) {
+  json levels = json::array();
+  for (const auto& level : d.levels) {
+    json boxes = json::array();
+    for (const auto& b : level)
+      boxes.push_back({{"label", b.label}, {"members", b.members}, {"hosts", b.hosts}, {"findings", b.findings}});
+    levels.push_back(boxes);
+  }
+  json edges = json::array();
+  for (const auto& e : d.edges)
+    edges.push_back({{"lower", e.lower}, {"upper", e.upper}, {"cables", e.cables}, {"flagged", e.flagged}});
+  return {{"levels", levels}, {"edges", edges}, {"unplaced", d.unplaced}};
+}
+
+json classes(const std::vector<ClassNodes>& cs) {
+  json out = json::array();
+  for (const auto& c : cs) {
+    json gpus = json::array();
+    for (const auto& g : c.per_gpu)
+      gpus.push_back({{"gpu", g.index}, {"nic", g.nic}, {"path", g.path}, {"link_layer", g.link_layer},
+                      {"rail", g.rail}, {"leaves", g.leaves}, {"cores", g.cores}});
+    out.push_back({{"hosts", c.hostlist}, {"representative", c.host}, {"summary", c.summary},
+                   {"devices", [&] { json d = c.gpus; for (const auto& n : c.nics) d.push_back(n); return d; }()},
+                   {"matrix", c.matrix}, {"gpus", gpus}, {"nccl_ib_hca", c.nccl_ib_hca}, {"node_line", c.node_line}});
+  }
+  return out;
+}
+
+json performance(const std::optional<Performance>& p) {
+  if (!p) return nullptr;
+  json curves = json::array();
+  for (const auto& c : p->curves) {
+    json points = json::array();
+    for (size_t i = 0; i < c.bytes.size(); ++i) points.push_back({{"bytes", c.bytes[i]}, {"busbw_gbs", rounded(c.busbw_gbs[i])}});
+    curves.push_back({{"name", c.name}, {"nodes", c.nodes}, {"limit_gbs", rounded(c.limit_gbs)},
+                      {"limit", c.limit_what}, {"points", points}});
+  }
+  json sp = nullptr;
+  if (p->spread_packed) {
+    const auto& s = *p->spread_packed;
+    sp = {{"nodes", s.nodes}, {"bytes", s.bytes}, {"packed", s.packed}, {"spread", s.spread},
+          {"packed_busbw_gbs", rounded(s.packed_busbw)}, {"spread_busbw_gbs", rounded(s.spread_busbw)}};
+  }
+  return {{"collective", "allreduce"}, {"profile", p->profile}, {"routing", p->routing}, {"curves", curves},
+          {"spread_vs_packed", sp}, {"warnings", p->warnings}};
+}
+
+json baseline(const std::optional<BaselineDiff>& b, const std::vector<Finding>& findings) {
+  if (!b) return nullptr;
+  json fresh = json::array(), open = json::array(), fixed = json::array();
+  for (int i : b->new_findings) fresh.push_back(finding(findings[i]));
+  for (int i : b->still_open) open.push_back(finding(findings[i]));
+  for (const auto& f : b->fixed) fixed.push_back(finding(f));
+  return {{"source", b->source}, {"new", fresh}, {"fixed", fixed}, {"still_open", open},
+          {"hosts_added", b->hosts_added}, {"hosts_gone", b->hosts_gone},
+          {"cables_added", b->cables_added}, {"cables_gone", b->cables_gone}};
+}
+
+}  // namespace
+
+std::string commission_json(const CommissionReport& r) {
+  json j;
+  j["format"] = "slurmtopo-report";
+  j["schema_version"] = kReportSchemaVersion;
+  j["command"] = r.command;
+  j["verdict"] = to_string(r.verdict);
+  j["exit_code"] = r.exit_code();
+  json checks = json::array();
+  for (const auto& c : r.checks)
+    checks.push_back({{"id", c.id}, {"verdict", to_string(c.verdict)}, {"what", c.what}, {"found", c.found},
+                      {"count", c.count}});
+  j["checks"] = checks;
+  j["inventory"] = inventory(r.inventory);
+  json findings = json::array();
+  for (const auto& f : r.findings) findings.push_back(finding(f));
+  j["findings"] = findings;
+  j["drawing"] = drawing(r.drawing);
+  json leaves = json::array();
+  for (const auto& l : r.leaves)
+    leaves.push_back({{"leaf", l.leaf}, {"group", l.group}, {"host_ports", l.host_ports}, {"uplinks", l.uplinks},
+                      {"peer_uplinks", l.peer_uplinks}, {"down_gbps", rounded(l.down_gbps)},
+                      {"up_gbps", rounded(l.up_gbps)}});
+  j["leaves"] = leaves;
+  j["node_classes"] = classes(r.classes);
+  j["node_warnings"] = r.node_warnings;
+  j["performance"] = performance(r.performance);
+  json slurm = json::array();
+  for (const auto& f : r.slurm)
+    slurm.push_back({{"name", f.name}, {"errors", f.errors}, {"warnings", f.warnings}, {"text", f.text}});
+  j["slurm"] = slurm;
+  j["topology_diff"] = r.topology_in_service.empty()
+                           ? json(nullptr)
+                           : json{{"against", r.topology_in_service}, {"lines", r.topology_diff}};
+  j["baseline"] = baseline(r.baseline, r.findings);
+  j["hosts"] = compress_hostlist(r.hosts);
+  j["cables"] = r.cables;
+  return j.dump(1) + "\n";
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,64 @@
+// The Markdown summary for a ticket: the verdict, one line per check, the findings, and what
+// changed since the baseline.
+#include <sstream>
+
+#include "report/commission.h"
+
+namespace slurmtopo {
+
+namespace {
+
+// Markdown table cells: a '|' would end the cell, a newline the row.
+std::string cell(std::string s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|') out += "\\|";
+    else if (ch == '\n') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
+std::string upper(Verdict v) {
+  std::string s = to_string(v);
+  for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+}  // namespace
+
+std::string commission_markdown(const CommissionReport& r) {
+  std::ostringstream out;
+  const Inventory& inv = r.inventory;
+  out << "# Commissioning report: " << upper(r.verdict) << "\n\n";
+  out << inv.hosts << " hosts in " << inv.groups << " groups, " << inv.hcas << " HCAs, ";
+  int switches = 0;
+  for (const auto& l : inv.switches_by_level) switches += l.count;
+  out << switches << " switches, " << inv.rails.size() << (inv.rails.size() == 1 ? " rail" : " rails");
+  if (!inv.node_classes.empty())
+    out << ", " << inv.node_classes.size() << (inv.node_classes.size() == 1 ? " node class" : " node classes");
+  out << ".\n\n";
+  if (!r.command.empty()) out << "`" << r.command << "`\n\n";
+  out << "| check | verdict | found | what was checked |\n|---|---|---|---|\n";
+  for (const auto& c : r.checks)
+    out << "| " << c.id << " | " << upper(c.verdict) << " | " << cell(c.found) << " | " << cell(c.what) << " |\n";
+  out << "\n## Findings (" << r.findings.size() << ")\n\n";
+  if (r.findings.empty()) out << "None.\n";
+  else {
+    out << "| kind | subject | detail |\n|---|---|---|\n";
+    for (const auto& f : r.findings) out << "| " << f.kind << " | " << cell(f.subject) << " | " << cell(f.detail) << " |\n";
+  }
+  if (r.baseline) {
+    const BaselineDiff& b = *r.baseline;
+    out << "\n## Since " << b.source << "\n\n"
+        << "- new: " << b.new_findings.size() << "\n- fixed: " << b.fixed.size() << "\n- still open: "
+        << b.still_open.size() << "\n- hosts added " << b.hosts_added.size() << ", gone " << b.hosts_gone.size()
+        << "\n- cables added " << b.cables_added.size() << ", gone " << b.cables_gone.size() << "\n";
+    for (int i : b.new_findings) out << "\nnew: " << r.findings[i].kind << " " << r.findings[i].subject;
+    for (const auto& f : b.fixed) out << "\nfixed: " << f.kind << " " << f.subject;
+    if (!b.new_findings.empty() || !b.fixed.empty()) out << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,58 @@
+// Internal to report/: the steps plan_commission() gathers the report from, one file each.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "discover/node_set.h"
+#include "emit/gres_plan.h"
+#include "graph/cluster.h"
+#include "graph/node_join.h"
+#include "graph/slurm_tree.h"
+#include "report/commission.h"
+
+namespace slurmtopo {
+
+// commission_names.cc: the names in a finding's text — "su1-rail3[5] - dgx005 mlx5_3" gives
+// su1-rail3, dgx005 and mlx5_3; a hostlist "dgx[001-004]" gives its hosts.
+std::vector<std::string> finding_names(const std::string& text);
+
+// commission_drawing.cc: boxes per Slurm switch (runs of them past kDrawingBoxes), cables
+// counted between boxes, each finding placed on the boxes whose switches or hosts it names.
+Drawing plan_drawing(const Cluster& cluster, const SlurmTree& tree, const std::vector<Finding>& findings);
+
+// commission_links.cc: per leaf, down and up capacity and uplinks against its peers.
+std::vector<LeafHealth> plan_leaf_health(const Cluster& cluster);
+// Every cable as "a/port - b/port" (switch names, "host rail" for HCAs), sorted.
+std::vector<std::string> cable_names(const Cluster& cluster);
+
+// commission_nodes.cc: per node class, the nodes section's tables.
+std::vector<ClassNodes> plan_class_nodes(const NodeSet& nodes, const NodeJoin& join, const GresPlan& gres);
+
+// commission_performance.cc: busbw against size for one node, one group, the whole fabric,
+// and spread against packed; nullopt without a profile (neither --profile nor nodes).
+// Hosts named by a finding are left out (a miscabled host cannot run the collective at all).
+std::optional<Performance> plan_performance(const Cluster& cluster, const std::string& profile,
+                                            const NodeSet* nodes, const NodeJoin* join,
+                                            const std::vector<Finding>& findings);
+
+// The page's parts (commission_html*.cc), each writing one <section>.
+std::string html_escape(std::string_view text);
+// A table with a caption and a header row; cells are escaped. `cls` is the class of each row
+// ("" for none), parallel to rows when not empty.
+void html_table(std::ostream& out, const std::string& caption, const std::vector<std::string>& header,
+                const std::vector<std::vector<std::string>>& rows, const std::vector<std::string>& cls = {});
+std::string verdict_badge(Verdict v);
+void html_verdict(const CommissionReport& r, std::ostream& out);
+void html_inventory(const CommissionReport& r, std::ostream& out);
+void html_drawing(const CommissionReport& r, std::ostream& out);
+void html_links(const CommissionReport& r, std::ostream& out);
+void html_nodes(const CommissionReport& r, std::ostream& out);
+void html_performance(const CommissionReport& r, std::ostream& out);
+void html_slurm(const CommissionReport& r, std::ostream& out);
+void html_baseline(const CommissionReport& r, std::ostream& out);
+
+}  // namespace slurmtopo

@@ -1,0 +1,151 @@
+// plan_commission(): the report's model, gathered from the libraries the other commands use.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "base/files.h"
+#include "base/input_error.h"
+#include "emit/topology_diff.h"
+#include "emit/topology_plan.h"
+#include "report/commission.h"
+#include "report/commission_parts.h"
+#include "slurm/hostlist.h"
+#include "slurm/release.h"
+#include "slurm/slurm_conf.h"
+#include "slurm/topology_conf.h"
+
+namespace slurmtopo {
+
+namespace {
+
+std::string level_name(int level) {
+  return level == 0 ? "off-path" : level == 1 ? "leaf" : "L" + std::to_string(level);
+}
+
+std::vector<CountRow> rows_of(const std::map<std::string, int>& m) {
+  std::vector<CountRow> out;
+  for (const auto& [k, n] : m) out.push_back({k, n});
+  return out;
+}
+
+Inventory plan_inventory(const Cluster& c, const NodeSet* nodes) {
+  Inventory inv;
+  for (const Fabric& f : c.fabrics) {
+    FabricSummary s{f.name, f.source};
+    for (const auto& n : f.nodes) (n.kind == NodeKind::Switch ? s.switches : s.cas) += 1;
+    s.cables = static_cast<int>(f.links.size());
+    s.partial = !f.partial.empty();
+    inv.fabrics.push_back(s);
+  }
+  for (int comp : c.component_fabric) ++inv.fabrics[comp].components;
+  std::map<int, int> by_level;
+  std::map<std::string, int> by_model;
+  std::set<uint64_t> images;
+  std::map<uint64_t, int> image_count;
+  for (const auto& s : c.switches) {
+    ++by_level[s.level];
+    const FabricNode* n = c.fabrics[s.fabric].find(s.guid);
+    char id[32];
+    std::snprintf(id, sizeof id, "device 0x%04x", n ? n->device_id : 0);
+    ++by_model[id];
+    if (n && n->sysimgguid) ++image_count[n->sysimgguid];
+  }
+  for (auto [level, n] : by_level) inv.switches_by_level.push_back({level_name(level), n});
+  inv.switches_by_model = rows_of(by_model);
+  for (auto [image, n] : image_count) inv.chassis += n > 1;
+  inv.hcas = static_cast<int>(c.hcas.size());
+  for (const auto& h : c.hcas) inv.unresolved_hcas += !h.unresolved.empty();
+  for (const auto& h : c.hosts) inv.hosts += h.group >= 0;
+  inv.groups = static_cast<int>(c.groups.size());
+  inv.aggregation_nodes = c.aggregation_nodes;
+  std::map<std::string, std::set<int>> rail_leaves;
+  for (const auto& h : c.hosts)
+    for (int i : h.hcas)
+      for (int s : c.hcas[i].switches) rail_leaves[c.hcas[i].rail].insert(s);
+  for (const auto& [rail, leaves] : rail_leaves)
+    inv.rails.push_back({rail.empty() ? "(unnamed)" : rail, static_cast<int>(leaves.size())});
+  if (nodes)
+    for (const NodeClass& k : nodes->classes) inv.node_classes.push_back({k.hostlist, static_cast<int>(k.hosts.size())});
+  return inv;
+}
+
+std::vector<std::string> issue_lines(const std::vector<TopologyIssue>& issues) {
+  std::vector<std::string> out;
+  for (const auto& i : issues) out.push_back((i.line > 0 ? "line " + std::to_string(i.line) + ": " : "") + i.message);
+  return out;
+}
+std::vector<std::string> issue_lines(const std::vector<GresIssue>& issues) {
+  std::vector<std::string> out;
+  for (const auto& i : issues) out.push_back((i.line > 0 ? i.file + ":" + std::to_string(i.line) + ": " : "") + i.message);
+  return out;
+}
+
+ParsedTopology read_in_service(const std::string& path) {
+  const std::string text = read_file(path, "the topology.conf in service");
+  ParsedTopology parsed = parse_topology_conf(text, path);
+  if (!parsed.errors.empty()) throw InputError(path, parsed.errors.front().line, parsed.errors.front().message);
+  return parsed;
+}
+
+}  // namespace
+
+CommissionReport plan_commission(const CommissionRequest& r) {
+  CommissionReport out;
+  out.command = r.command;
+  // Every input is read before anything is planned, so a bad one stops the report at once.
+  const Cluster cluster = load_cluster(r.inputs);
+  const bool have_nodes = !r.nodes.nodes_dir.empty() || !r.nodes.node_classes.empty();
+  std::optional<NodeSet> nodes;
+  if (have_nodes) nodes = load_node_set(r.nodes, r.node_hosts);
+  std::optional<std::vector<std::string>> slurm_nodes;
+  if (!r.slurm_conf.empty()) slurm_nodes = load_slurm_conf(r.slurm_conf).nodes();
+  std::optional<ParsedTopology> in_service;
+  if (!r.topology.empty()) in_service = read_in_service(r.topology);
+  std::optional<BaselineFacts> baseline;
+  if (!r.baseline.empty()) baseline = read_baseline(r.baseline);
+  const SlurmRelease release = parse_slurm_release(r.slurm_version);
+
+  for (const Anomaly& a : cluster.anomalies) out.findings.push_back({"fabric", to_string(a.kind), a.subject, a.detail});
+  std::optional<NodeJoin> join;
+  GresPlan gres;
+  if (nodes) {
+    join = join_nodes(*nodes, &cluster);
+    for (const NodeAnomaly& a : join->anomalies) out.findings.push_back({"nodes", to_string(a.kind), a.subject, a.detail});
+    gres = plan_gres(*nodes, GresRequest{release, r.command, ""});
+    out.classes = plan_class_nodes(*nodes, *join, gres);
+    out.node_warnings = nodes->warnings;
+  }
+  out.inventory = plan_inventory(cluster, nodes ? &*nodes : nullptr);
+
+  TopologyRequest treq;
+  treq.slurm_nodes = slurm_nodes;
+  treq.command = r.command;
+  const TopologyPlan topo = plan_topology(cluster, treq);
+  out.drawing = plan_drawing(cluster, topo.tree, out.findings);
+  out.leaves = plan_leaf_health(cluster);
+  out.slurm.push_back({"topology.conf", topo.text, issue_lines(topo.check.errors), issue_lines(topo.check.warnings)});
+  SlurmFile& t = out.slurm.back();
+  if (!topo.in_slurm_not_fabric.empty())
+    t.warnings.push_back("Slurm nodes not in the fabric: " + compress_hostlist(topo.in_slurm_not_fabric));
+  if (!topo.in_fabric_not_slurm.empty())
+    t.warnings.push_back("fabric hosts not in Slurm, left out: " + compress_hostlist(topo.in_fabric_not_slurm));
+  if (nodes) {
+    const auto errors = issue_lines(gres.check.errors), warnings = issue_lines(gres.check.warnings);
+    out.slurm.push_back({"gres.conf", gres.gres_text, errors, warnings});
+    out.slurm.push_back({"slurm.conf NodeName lines", gres.nodes_text, {}, {}});
+  }
+  if (in_service) {
+    out.topology_in_service = r.topology;
+    out.topology_diff = diff_topology(*in_service, parse_topology_conf(topo.text, "topology.conf")).lines;
+  }
+
+  out.performance = plan_performance(cluster, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings);
+
+  for (const Host& h : cluster.hosts) out.hosts.push_back(h.name);
+  out.cables = cable_names(cluster);
+  if (baseline) out.baseline = diff_baseline(*baseline, out, r.baseline);
+  decide_checks(out);
+  return out;
+}
+
+}  // namespace slurmtopo

@@ -1,0 +1,70 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/input_error.h"
+#include "commission_fixture.h"
+
+using namespace slurmtopo;
+using namespace slurmtopo::testing;
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "slurmtopo_report_baseline_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("report baseline: against itself every finding is still open and nothing changed") {
+  const std::string path = write_temp("same.json", commission_json(superpod_report()));
+  CommissionRequest req = superpod_request();
+  req.baseline = path;
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(r.baseline);
+  CHECK(r.baseline->new_findings.empty());
+  CHECK(r.baseline->fixed.empty());
+  CHECK(r.baseline->still_open.size() == r.findings.size());
+  CHECK(r.baseline->hosts_added.empty());
+  CHECK(r.baseline->cables_gone.empty());
+  CHECK(find_check(r, "baseline")->verdict == Verdict::Pass);
+}
+
+TEST_CASE("report baseline: from a clean fabric to the faulty one, the faults are new and the hosts changed") {
+  const std::string path = write_temp("clean.json", commission_json(fattree_report()));
+  CommissionRequest req = superpod_request();
+  req.baseline = path;
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(r.baseline);
+  CHECK(r.baseline->new_findings.size() == r.findings.size());
+  CHECK(r.baseline->hosts_added.size() == 64);  // dgx001..064
+  CHECK(r.baseline->hosts_gone.size() == 64);   // cn001..064
+  CHECK_FALSE(r.baseline->cables_gone.empty());
+  CHECK(find_check(r, "baseline")->verdict == Verdict::Warn);
+
+  // And back: the faults are fixed.
+  const std::string faulty = write_temp("faulty.json", commission_json(superpod_report()));
+  CommissionRequest back = fattree_request();
+  back.baseline = faulty;
+  const CommissionReport b = plan_commission(back);
+  CHECK(b.baseline->fixed.size() == superpod_report().findings.size());
+}
+
+TEST_CASE("report baseline: a file that is not a report is an InputError with its line") {
+  const std::string path = write_temp("bad.json", "{\n \"format\": \"slurmtopo-report\",\n \"schema_version\": 99\n}\n");
+  try {
+    read_baseline(path);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(e.file() == path);
+    CHECK(e.line() == 3);
+    CHECK(std::string(e.what()).find("schema_version 1") != std::string::npos);
+  }
+  CHECK_THROWS_AS(read_baseline(write_temp("other.json", "{\"fabrics\": []}\n")), InputError);
+  CHECK_THROWS_AS(read_baseline(write_temp("broken.json", "{\"format\": \n")), InputError);
+}

@@ -1,0 +1,90 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "base/input_error.h"
+#include "commission_fixture.h"
+
+using namespace slurmtopo;
+using namespace slurmtopo::testing;
+
+TEST_CASE("report plan: every fault of the SuperPOD sample is a finding, and the report fails") {
+  const CommissionReport& r = superpod_report();
+  // samples/README.md: the four fabric faults and dgx010's swapped NICs.
+  CHECK(has_finding(r, "miscabled-rail", "dgx005"));
+  CHECK(has_finding(r, "miscabled-rail", "dgx021"));
+  CHECK(has_finding(r, "missing-uplinks", "su4-rail5"));
+  CHECK(has_finding(r, "degraded-link", "su2-rail6"));
+  CHECK(has_finding(r, "unresolved-hca", "ConnectX7"));
+  CHECK(has_finding(r, "missing-rail", "dgx040"));
+  CHECK(has_finding(r, "rail-leaf", "dgx010"));
+  CHECK(has_finding(r, "class-layout", "dgx010"));
+  CHECK(r.verdict == Verdict::Fail);
+  CHECK(r.exit_code() == 1);
+  CHECK(r.inventory.hosts == 64);
+  CHECK(r.inventory.groups == 4);
+  CHECK(r.inventory.rails.size() == 8);
+  REQUIRE(r.inventory.node_classes.size() == 1);
+  CHECK(r.inventory.node_classes[0].name == "dgx[001-064]");
+}
+
+TEST_CASE("report plan: the fault-free fat tree passes with exit code 0 and has no nodes check") {
+  const CommissionReport& r = fattree_report();
+  CHECK(r.findings.empty());
+  CHECK(r.verdict == Verdict::Pass);
+  CHECK(r.exit_code() == 0);
+  CHECK(find_check(r, "nodes.layout") == nullptr);
+  CHECK(r.classes.empty());
+  CHECK(r.inventory.hosts == 64);
+}
+
+TEST_CASE("report plan: the Slurm files are the ones emit plans, checked") {
+  const CommissionReport& r = superpod_report();
+  REQUIRE(r.slurm.size() == 3);
+  CHECK(r.slurm[0].name == "topology.conf");
+  CHECK(r.slurm[0].text.find("SwitchName=su1 ") != std::string::npos);
+  CHECK(r.slurm[0].errors.empty());
+  CHECK(r.slurm[1].name == "gres.conf");
+  CHECK(r.slurm[1].text.find("NodeName=dgx[001-064] Name=gpu Type=h100") != std::string::npos);
+  CHECK(r.slurm[2].text.find("NodeName=dgx[001-064]") != std::string::npos);
+}
+
+TEST_CASE("report plan: --topology diffs the file in service and warns when it differs") {
+  const auto dir = std::filesystem::temp_directory_path() / "slurmtopo_report_plan_test";
+  std::filesystem::create_directories(dir);
+  CommissionRequest req = fattree_request();
+  req.topology = (dir / "topology.conf").string();
+  {
+    std::ofstream f(req.topology);
+    f << fattree_report().slurm[0].text;
+  }
+  const CommissionReport same = plan_commission(req);
+  REQUIRE(find_check(same, "slurm.in-service"));
+  CHECK(find_check(same, "slurm.in-service")->verdict == Verdict::Pass);
+  CHECK(same.topology_diff.empty());
+  {
+    std::ofstream f(req.topology);
+    f << "SwitchName=old Nodes=cn[001-010]\n";
+  }
+  const CommissionReport moved = plan_commission(req);
+  CHECK_FALSE(moved.topology_diff.empty());
+  CHECK(find_check(moved, "slurm.in-service")->verdict == Verdict::Warn);
+  CHECK(moved.exit_code() == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("report plan: a bad input is an InputError naming the file") {
+  CommissionRequest req = fattree_request();
+  req.profile = "no-such-profile";
+  CHECK_THROWS_AS(plan_commission(req), InputError);
+  req = fattree_request();
+  req.inputs.fabric_files = {sample("slurm.conf")};
+  try {
+    plan_commission(req);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("slurm.conf") != std::string::npos);
+  }
+}
