@@ -3,6 +3,7 @@
 #include "simulate/scheduler/slurm_select.h"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <sstream>
 #include <unordered_set>
@@ -135,6 +136,27 @@ void build_switches(SlurmSelect::Model& m, const ParsedTopology& topo) {
     m.node_switch.insert(m.node_switch.end(), list.begin(), list.end());
     m.node_switch_at.push_back(static_cast<int>(m.node_switch.size()));
   }
+  // Plain tree (see the Model): each node's switches are one leaf and its parent chain.
+  m.plain_tree = true;
+  m.node_leaf.assign(m.names.size(), -1);
+  for (size_t n = 0; n < above.size() && m.plain_tree; ++n) {
+    int leaf = -1;
+    for (int s : above[n])
+      if (m.switches[s].level == 0) {
+        if (leaf != -1) m.plain_tree = false;
+        leaf = s;
+      }
+    std::vector<int> chain;
+    for (int s = leaf; s != kNoParent && leaf != -1; s = m.switches[s].parent) {
+      if (chain.size() > above[n].size()) break;
+      chain.push_back(s);
+    }
+    std::vector<int> listed = above[n];
+    std::sort(chain.begin(), chain.end());
+    std::sort(listed.begin(), listed.end());
+    if (chain != listed) m.plain_tree = false;
+    m.node_leaf[n] = leaf;
+  }
   std::vector<char> covered(m.names.size(), 0);
   for (const auto& s : m.switches)
     if (s.level == 0)
@@ -179,7 +201,70 @@ void build_blocks(SlurmSelect::Model& m, const BlockTopology& topo) {
   m.block = true;
 }
 
+// The hostlist of node indices in table order for simple names (Model::simple_names): what
+// compress_hostlist writes for them — consecutive numbers joined into runs, one bracket.
+std::string simple_hostlist(const SlurmSelect::Model& m, const std::vector<int>& nodes) {
+  std::string out = m.name_prefix;
+  if (nodes.empty()) return {};
+  auto number = [&](uint64_t v) {
+    const std::string digits = std::to_string(v);
+    if (static_cast<int>(digits.size()) < m.name_width) out.append(m.name_width - digits.size(), '0');
+    out += digits;
+  };
+  if (nodes.size() > 1) out += '[';
+  for (size_t i = 0; i < nodes.size();) {
+    size_t j = i;
+    while (j + 1 < nodes.size() && m.name_number[nodes[j + 1]] == m.name_number[nodes[j]] + 1) ++j;
+    if (i > 0) out += ',';
+    number(m.name_number[nodes[i]]);
+    if (j > i) out += '-', number(m.name_number[nodes[j]]);
+    i = j + 1;
+  }
+  if (nodes.size() > 1) out += ']';
+  return out;
+}
+
+// Decides Model::simple_names, and keeps it only if it writes what compress_hostlist writes
+// for the whole table and for every other node.
+void find_simple_names(SlurmSelect::Model& m) {
+  m.simple_names = false;
+  bool padded = false, unpadded = true;
+  int width = -1;
+  for (size_t i = 0; i < m.names.size(); ++i) {
+    const std::string& name = m.names[i];
+    size_t d = name.size();
+    while (d > 0 && std::isdigit(static_cast<unsigned char>(name[d - 1]))) --d;
+    const size_t digits = name.size() - d;
+    if (digits == 0 || digits > 18) return;
+    if (i == 0) m.name_prefix = name.substr(0, d);
+    else if (name.compare(0, d, m.name_prefix) != 0 || d != m.name_prefix.size()) return;
+    if (width == -1) width = static_cast<int>(digits);
+    padded = padded || static_cast<int>(digits) != width;  // not one width
+    unpadded = unpadded && (digits == 1 || name[d] != '0');
+    m.name_number.push_back(std::stoull(name.substr(d)));
+    if (i > 0 && m.name_number[i] <= m.name_number[i - 1]) return;
+  }
+  if (padded && !unpadded) return;
+  m.name_width = padded ? 0 : width;
+  std::vector<int> all(m.names.size()), every_other;
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  for (size_t i = 0; i < all.size(); i += 2) every_other.push_back(static_cast<int>(i));
+  auto names_of = [&](const std::vector<int>& idx) {
+    std::vector<std::string> v;
+    for (int i : idx) v.push_back(m.names[i]);
+    return v;
+  };
+  m.simple_names = simple_hostlist(m, all) == compress_hostlist(names_of(all)) &&
+                   simple_hostlist(m, every_other) == compress_hostlist(names_of(every_other));
+}
+
 std::string hostlist_of(const SlurmSelect::Model& m, const std::vector<char>& set) {
+  if (m.simple_names) {
+    std::vector<int> nodes;
+    for (size_t i = 0; i < set.size(); ++i)
+      if (set[i]) nodes.push_back(static_cast<int>(i));
+    return simple_hostlist(m, nodes);
+  }
   std::vector<std::string> names;
   for (size_t i = 0; i < set.size(); ++i)
     if (set[i]) names.push_back(m.names[i]);
@@ -204,8 +289,7 @@ bool eval_nodes(Eval& e) {
 std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob& job, std::vector<char> node_map,
                                   const std::vector<int>& avail_cpus) {
   const int n = static_cast<int>(node_map.size());
-  for (int i = 0; i < n; ++i)
-    if (node_map[i] && avail_cpus[i] < 1) node_map[i] = 0;
+  for (int i = 0; i < n; ++i) node_map[i] = static_cast<char>(node_map[i] & static_cast<char>(avail_cpus[i] >= 1));
   auto run = [&](const std::vector<char>& map) {
     Eval e{m, job, map, avail_cpus};
     e.min_nodes = e.max_nodes = e.req_nodes = job.nodes;
@@ -246,14 +330,13 @@ std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob&
 }  // namespace
 
 std::vector<WeightGroup> select_detail::weight_groups(const SlurmSelect::Model& m, const std::vector<char>& node_map) {
+  // by_weight holds the node table ordered by (weight, index): one pass keeps the available.
   std::vector<WeightGroup> groups;
-  for (size_t i = 0; i < node_map.size(); ++i) {
+  for (int i : m.by_weight) {
     if (!node_map[i]) continue;
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const WeightGroup& g) { return g.weight == m.weight[i]; });
-    if (it == groups.end()) groups.push_back({m.weight[i], {static_cast<int>(i)}});
-    else it->nodes.push_back(static_cast<int>(i));
+    if (groups.empty() || groups.back().weight != m.weight[i]) groups.push_back({m.weight[i], {}});
+    groups.back().nodes.push_back(i);
   }
-  std::stable_sort(groups.begin(), groups.end(), [](const WeightGroup& a, const WeightGroup& b) { return a.weight < b.weight; });
   return groups;
 }
 
@@ -275,7 +358,24 @@ SlurmSelect::SlurmSelect(SelectSetup setup) : model_(std::make_unique<Model>()) 
     m.cpus.push_back(node.cpus);
   }
   if (m.names.empty()) throw InputError("--nodes", 0, "no nodes given");
+  m.rank_weight = m.weight;
+  std::sort(m.rank_weight.begin(), m.rank_weight.end());
+  m.rank_weight.erase(std::unique(m.rank_weight.begin(), m.rank_weight.end()), m.rank_weight.end());
+  m.weight_rank.resize(m.names.size());
+  for (size_t i = 0; i < m.names.size(); ++i)
+    m.weight_rank[i] = static_cast<int>(std::lower_bound(m.rank_weight.begin(), m.rank_weight.end(), m.weight[i]) -
+                                        m.rank_weight.begin());
+  find_simple_names(m);
+  m.by_weight.resize(m.names.size());
+  for (size_t i = 0; i < m.names.size(); ++i) m.by_weight[i] = static_cast<int>(i);
+  std::stable_sort(m.by_weight.begin(), m.by_weight.end(), [&](int a, int b) { return m.weight[a] < m.weight[b]; });
   if (setup.tree) build_switches(m, *setup.tree);
+  if (m.plain_tree) {  // eval_tree's counter slot per node: (leaf, weight rank), or the spare one
+    const int W = static_cast<int>(m.rank_weight.size()), S = static_cast<int>(m.switches.size());
+    m.leaf_slot.resize(m.names.size());
+    for (size_t i = 0; i < m.names.size(); ++i)
+      m.leaf_slot[i] = (m.node_leaf[i] < 0 ? S : m.node_leaf[i]) * W + m.weight_rank[i];
+  }
   if (setup.block) build_blocks(m, *setup.block);
 }
 
@@ -316,11 +416,17 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
   std::vector<char> node_map(n, 0);
   std::vector<int> avail_cpus(n, 0);
   int available = 0;
+  // Branch-free: busy states are random, a branch per node would mispredict half the time.
+  const int known = std::min(n, static_cast<int>(busy.size()));
+  const char* busy_flag = busy.data();
+  const int* cpus = m.cpus.data();
+  char* map = node_map.data();
+  int* avail = avail_cpus.data();
   for (int i = 0; i < n; ++i) {
-    if (i < static_cast<int>(busy.size()) && busy[i]) continue;
-    node_map[i] = 1;
-    avail_cpus[i] = m.cpus[i];
-    ++available;
+    const int free_node = i >= known ? 1 : static_cast<int>(busy_flag[i] == 0);
+    map[i] = static_cast<char>(free_node);
+    avail[i] = cpus[i] * free_node;
+    available += free_node;
   }
   if (available < job.nodes) {
     r.reason = "only " + std::to_string(available) + " of " + std::to_string(n) + " nodes are free, " +
@@ -361,9 +467,17 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     r.reason += " (Slurm keeps it pending: Resources)";
     return r;
   }
-  for (int i = 0; i < n; ++i)
-    if (e.node_map[i]) r.nodes.push_back(m.names[i]);
-  r.hostlist = hostlist_of(m, e.node_map);
+  // The allocation's node indices, branch-free (an index is written, and kept if chosen).
+  std::vector<int> chosen(n + 1);
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    chosen[count] = i;
+    count += e.node_map[i] != 0;
+  }
+  chosen.resize(count);
+  r.nodes.reserve(count);
+  for (int i : chosen) r.nodes.push_back(m.names[i]);
+  r.hostlist = m.simple_names ? simple_hostlist(m, chosen) : hostlist_of(m, e.node_map);
   r.leaf_switches = e.leaf_count;
   if (!e.best_switch) {
     r.waiting_for_switches = true;

@@ -58,6 +58,25 @@ struct SlurmSelect::Model {
   // scanning each switch's node list.
   std::vector<int> node_switch_at, node_switch;
 
+  // Node weights as ranks (0 = lightest distinct Weight=), for counting per leaf and tier.
+  std::vector<int> weight_rank;
+  std::vector<uint64_t> rank_weight;  // rank -> Weight=
+  std::vector<int> by_weight;         // node indices by (weight, index): weight_groups' order
+  // A plain tree: every node is under at most one leaf, and the switches above it are exactly
+  // that leaf and its parent chain. Then counts per leaf, summed up the parents, are what
+  // Slurm's per-switch bitmaps count, and eval_tree need not walk every node for each of them.
+  bool plain_tree = false;
+  std::vector<int> node_leaf;  // the leaf above each node, -1 for none (plain trees)
+  std::vector<int> leaf_slot;  // (leaf, or the switch count for none) * weight ranks + rank
+
+  // Names one prefix plus a number, all written at one width or all without leading zeros,
+  // in increasing number order: then a hostlist of any subset is one bracket of number runs,
+  // written without sorting strings (hostlist_of; checked against compress_hostlist).
+  bool simple_names = false;
+  std::string name_prefix;
+  int name_width = 0;
+  std::vector<uint64_t> name_number;
+
   bool block = false;
   std::vector<select_detail::Block> blocks;  // base blocks, file order
   int bblock_node_cnt = 0;                   // base block size

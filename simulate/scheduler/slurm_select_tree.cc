@@ -29,12 +29,33 @@ struct TreeRun {
   std::vector<int64_t> swcpu;            // switch_cpu_cnt (24.05+; never shrinks)
   std::vector<char> required;            // switch_required
   std::vector<int> avail_cpu_per_node;   // set for candidate nodes
+  std::vector<int> taken;                // the nodes of `chosen`, in the order taken
 
-  explicit TreeRun(Eval& ev)
+  // Plain trees (Model::plain_tree) keep no per-node scope or candidate flags: a node is in
+  // scope if available and its leaf is below the top switch, a candidate if its weight rank is
+  // within the tiers collected (last_rank). The counts come per leaf, summed up the parents.
+  bool plain = false;
+  int last_rank = -1;
+  std::vector<char> leaf_in_top;
+
+  TreeRun(Eval& ev, bool plain_tree)
       : e(ev), m(ev.m), rem_nodes(std::max(ev.min_nodes, ev.req_nodes)), min_rem_nodes(ev.min_nodes),
         max_nodes(ev.max_nodes), rem_cpus(ev.min_cpus), rem_max_cpus(ev.min_cpus),
-        chosen(ev.node_map.size(), 0), in_scope(ev.node_map.size(), 0), cand(ev.node_map.size(), 0),
-        avail_cpu_per_node(ev.node_map.size(), 0) {}
+        chosen(ev.node_map.size(), 0), plain(plain_tree) {
+    if (!plain) {
+      in_scope.assign(ev.node_map.size(), 0);
+      cand.assign(ev.node_map.size(), 0);
+      avail_cpu_per_node.assign(ev.node_map.size(), 0);
+    }
+  }
+
+  bool in_top(int n) const { return e.node_map[n] && m.node_leaf[n] >= 0 && leaf_in_top[m.node_leaf[n]]; }
+  // A candidate not taken yet (the leaf loops' test).
+  bool usable(int n) const {
+    if (plain) return !chosen[n] && in_top(n) && m.weight_rank[n] <= last_rank;
+    return in_scope[n] && cand[n] && !chosen[n] && avail_cpu_per_node[n];
+  }
+  int cpus_of(int n) const { return plain ? e.avail_cpus[n] : avail_cpu_per_node[n]; }
 
   // Calls f(s) for every switch above node n.
   template <typename F>
@@ -67,19 +88,19 @@ struct TreeRun {
   bool done() const { return rem_nodes <= 0 && rem_cpus <= 0; }
 
   void take(int n) {
-    const int cpus = cpus_to_use(e, avail_cpu_per_node[n], rem_max_cpus, min_rem_nodes);
+    const int cpus = cpus_to_use(e, cpus_of(n), rem_max_cpus, min_rem_nodes);
     --rem_nodes;
     --min_rem_nodes;
     --max_nodes;
     rem_cpus -= cpus;
     rem_max_cpus -= cpus;
     chosen[n] = 1;
+    taken.push_back(n);
   }
 
-  int count_leaves() const {
+  int count_leaves() const {  // every taken node is in scope
     std::vector<char> used(m.switches.size(), 0);
-    for (size_t n = 0; n < chosen.size(); ++n)
-      if (chosen[n] && in_scope[n]) above(static_cast<int>(n), [&](int s) { used[s] = 1; });
+    for (int n : taken) above(n, [&](int s) { used[s] = 1; });
     int leaves = 0;
     for (size_t s = 0; s < used.size(); ++s) leaves += used[s] && m.switches[s].level == 0;
     return leaves;
@@ -181,6 +202,41 @@ bool collect_candidates(TreeRun& r, const std::vector<WeightGroup>& groups, cons
   return sufficient;
 }
 
+// collect_candidates for plain trees, on counts: the same tiers, sums and stopping rule; sets
+// r.last_rank (candidates: ranks up to it) and req2_rank (forced: ranks up to it, or -1).
+bool collect_candidates_plain(TreeRun& r, const std::vector<int>& rank_avail, const std::vector<int>& leaf_cnt,
+                              const std::vector<int64_t>& leaf_cpu, int& req2_rank, bool until_requested) {
+  const auto& m = r.m;
+  const int W = static_cast<int>(rank_avail.size()), S = static_cast<int>(m.switches.size());
+  std::vector<int> top_cnt(W, 0);
+  std::vector<int64_t> top_cpu(W, 0);
+  for (int l = 0; l < S; ++l)
+    if (m.switches[l].level == 0 && r.leaf_in_top[l])
+      for (int k = 0; k < W; ++k) top_cnt[k] += leaf_cnt[l * W + k], top_cpu[k] += leaf_cpu[l * W + k];
+  int best_cnt = 0;
+  int64_t best_cpu = 0;
+  bool sufficient = false, requested = false, any_req2 = false;
+  for (int k = 0; k < W; ++k) {
+    if (!rank_avail[k]) continue;  // weight_groups has a group only for available weights
+    if (until_requested ? requested : sufficient) break;
+    if (best_cnt > 0) {
+      req2_rank = r.last_rank;
+      any_req2 = true;
+    }
+    r.last_rank = k;
+    best_cnt += top_cnt[k];
+    best_cpu += top_cpu[k];
+    if (!sufficient)
+      sufficient = best_cpu >= r.rem_cpus && enough_nodes(best_cnt, r.rem_nodes, r.e.min_nodes, r.e.req_nodes);
+    requested = best_cnt >= r.rem_nodes && best_cpu >= r.rem_cpus;
+    r.e.ex.tiers.push_back({m.rank_weight[k], top_cnt[k], top_cnt[k], false});
+  }
+  if (any_req2)
+    for (auto& t : r.e.ex.tiers)
+      if (&t != &r.e.ex.tiers.back()) t.forced = t.used > 0;
+  return sufficient;
+}
+
 }  // namespace
 
 bool eval_tree(Eval& e) {
@@ -188,22 +244,70 @@ bool eval_tree(Eval& e) {
   const int S = static_cast<int>(m.switches.size());
   const int N = static_cast<int>(e.node_map.size());
   const bool v24 = at_least(m.version, SlurmVersion::V24_05);
-  TreeRun r(e);
+  const int W = static_cast<int>(m.rank_weight.size());
+  TreeRun r(e, m.plain_tree);
   e.ex.algorithm = "topology/tree";
-  const auto groups = weight_groups(m, e.node_map);
+  std::vector<WeightGroup> groups;
+  if (!r.plain) groups = weight_groups(m, e.node_map);
 
   // The top switch: the highest level whose available nodes (24.05+: and CPUs) can hold the
   // job; among equal levels a later line whose lightest node is no heavier wins.
   r.swcnt.assign(S, 0);
   r.swcpu.assign(S, 0);
   std::vector<uint64_t> lightest(S, UINT64_MAX);
-  for (int n = 0; n < N; ++n) {
-    if (!e.node_map[n]) continue;
-    r.above(n, [&](int s) {
-      ++r.swcnt[s];
-      r.swcpu[s] += e.avail_cpus[n];
-      lightest[s] = std::min(lightest[s], m.weight[n]);
-    });
+  // Plain tree: available nodes and their CPUs per (leaf, weight rank), then up the parents.
+  std::vector<int> leaf_cnt, rank_avail;
+  std::vector<int64_t> leaf_cpu;
+  auto up = [&](int leaf, auto&& f) {
+    for (int s = leaf; s != kNoParent; s = m.switches[s].parent) f(s);
+  };
+  if (r.plain) {
+    // Slots (leaf, rank), then one per rank for the nodes under no leaf. Branch-free (busy
+    // nodes add 0); sums stay in registers while the slot does not change (a leaf's nodes
+    // are mostly consecutive), so the adds do not wait on each other through memory.
+    leaf_cnt.assign(static_cast<size_t>(S + 1) * W, 0);
+    leaf_cpu.assign(static_cast<size_t>(S + 1) * W, 0);
+    rank_avail.assign(W, 0);
+    const char* map = e.node_map.data();
+    const int* cpus = e.avail_cpus.data();
+    const int* slots = m.leaf_slot.data();
+    int slot = N ? slots[0] : 0, cnt = 0;
+    int64_t cpu = 0;
+    for (int n = 0; n < N; ++n) {
+      if (slots[n] != slot) {
+        leaf_cnt[slot] += cnt, leaf_cpu[slot] += cpu;
+        slot = slots[n], cnt = 0, cpu = 0;
+      }
+      const int on = map[n] != 0;
+      cnt += on;
+      cpu += cpus[n] * on;
+    }
+    leaf_cnt[slot] += cnt, leaf_cpu[slot] += cpu;
+    for (int l = 0; l <= S; ++l)
+      for (int k = 0; k < W; ++k) rank_avail[k] += leaf_cnt[l * W + k];
+    for (int l = 0; l < S; ++l) {
+      if (m.switches[l].level != 0) continue;
+      int cnt = 0;
+      int64_t cpu = 0;
+      uint64_t light = UINT64_MAX;
+      for (int k = W - 1; k >= 0; --k)
+        if (leaf_cnt[l * W + k]) cnt += leaf_cnt[l * W + k], cpu += leaf_cpu[l * W + k], light = m.rank_weight[k];
+      if (!cnt) continue;
+      up(l, [&](int s) {
+        r.swcnt[s] += cnt;
+        r.swcpu[s] += cpu;
+        lightest[s] = std::min(lightest[s], light);
+      });
+    }
+  } else {
+    for (int n = 0; n < N; ++n) {
+      if (!e.node_map[n]) continue;
+      r.above(n, [&](int s) {
+        ++r.swcnt[s];
+        r.swcpu[s] += e.avail_cpus[n];
+        lightest[s] = std::min(lightest[s], m.weight[n]);
+      });
+    }
   }
   int top = -1;
   uint64_t top_weight = 0;
@@ -224,13 +328,25 @@ bool eval_tree(Eval& e) {
   e.ex.top = m.switches[top].name;
   e.ex.top_level = m.switches[top].level;
 
-  for (int n : m.switches[top].nodes)
-    if (e.node_map[n]) r.in_scope[n] = 1;
-
-  std::vector<char> best(N, 0), req2(N, 0);
-  if (!collect_candidates(r, groups, r.in_scope, best, req2, v24)) {
-    e.reason = "not enough usable nodes below " + m.switches[top].name;
-    return false;
+  std::vector<char> best, req2;
+  int req2_rank = -1;  // plain: the forced tiers are the ranks up to this one
+  if (r.plain) {
+    r.leaf_in_top.assign(S, 0);
+    for (int l = 0; l < S; ++l)
+      if (m.switches[l].level == 0) up(l, [&](int s) { r.leaf_in_top[l] |= s == top; });
+    if (!collect_candidates_plain(r, rank_avail, leaf_cnt, leaf_cpu, req2_rank, v24)) {
+      e.reason = "not enough usable nodes below " + m.switches[top].name;
+      return false;
+    }
+  } else {
+    for (int n : m.switches[top].nodes)
+      if (e.node_map[n]) r.in_scope[n] = 1;
+    best.assign(N, 0);
+    req2.assign(N, 0);
+    if (!collect_candidates(r, groups, r.in_scope, best, req2, v24)) {
+      e.reason = "not enough usable nodes below " + m.switches[top].name;
+      return false;
+    }
   }
 
   auto finish = [&](bool ok) {
@@ -246,11 +362,22 @@ bool eval_tree(Eval& e) {
   };
 
   r.required.assign(S, 0);
-  const bool have_req2 = std::find(req2.begin(), req2.end(), 1) != req2.end();
+  const bool have_req2 = r.plain ? req2_rank >= 0 : std::find(req2.begin(), req2.end(), 1) != req2.end();
   if (have_req2) {
-    for (int n = 0; n < N && r.max_nodes > 0; ++n)
-      if (req2[n]) r.take(n);
-    r.require_overlapping(req2);
+    if (r.plain) {
+      for (int n = 0; n < N && r.max_nodes > 0; ++n)
+        if (r.in_top(n) && m.weight_rank[n] <= req2_rank) r.take(n);
+      for (int l = 0; l < S; ++l) {
+        if (m.switches[l].level != 0 || !r.leaf_in_top[l]) continue;
+        int forced = 0;
+        for (int k = 0; k <= req2_rank; ++k) forced += leaf_cnt[l * W + k];
+        if (forced) up(l, [&](int s) { r.required[s] = 1; });
+      }
+    } else {
+      for (int n = 0; n < N && r.max_nodes > 0; ++n)
+        if (req2[n]) r.take(n);
+      r.require_overlapping(req2);
+    }
     if (r.done()) {
       e.ex.notes.push_back("the lighter tiers alone cover the job");
       return finish(true);
@@ -262,7 +389,17 @@ bool eval_tree(Eval& e) {
   }
 
   // Counts on the candidate set (plus what is already taken).
-  r.restrict_to(best);
+  if (r.plain) {
+    r.swcnt.assign(S, 0);
+    for (int l = 0; l < S; ++l) {
+      if (m.switches[l].level != 0 || !r.leaf_in_top[l]) continue;
+      int cnt = 0;
+      for (int k = 0; k <= r.last_rank; ++k) cnt += leaf_cnt[l * W + k];
+      if (cnt) up(l, [&](int s) { r.swcnt[s] += cnt; });
+    }
+  } else {
+    r.restrict_to(best);
+  }
 
   // Leaves holding forced nodes are filled first.
   if (have_req2) {
@@ -271,7 +408,7 @@ bool eval_tree(Eval& e) {
       if (!r.required[s] || m.switches[s].level != 0) continue;
       LeafStep step{m.switches[s].name, kInfinite, r.swcnt[s], 0, "holds forced nodes"};
       for (int n : m.switches[s].nodes) {
-        if (!r.in_scope[n] || !r.cand[n] || r.chosen[n] || !r.avail_cpu_per_node[n]) continue;
+        if (!r.usable(n)) continue;
         r.take(n);
         ++step.taken;
         ++taken_total;
@@ -303,7 +440,7 @@ bool eval_tree(Eval& e) {
     add_dist(m, dist, pick);
     for (int n : m.switches[pick].nodes) {
       if (r.max_nodes <= 0) break;
-      if (!r.in_scope[n] || !r.cand[n] || r.chosen[n] || !r.avail_cpu_per_node[n]) continue;
+      if (!r.usable(n)) continue;
       r.take(n);
       ++step.taken;
       if (r.done()) {
@@ -324,7 +461,7 @@ bool eval_dragonfly(Eval& e) {
   const auto& m = e.m;
   const int S = static_cast<int>(m.switches.size());
   const int N = static_cast<int>(e.node_map.size());
-  TreeRun r(e);
+  TreeRun r(e, false);
   e.ex.algorithm = "topology/tree, TopologyParam=Dragonfly";
   int req_switch = e.job.switches;
   if (req_switch > 1) {
