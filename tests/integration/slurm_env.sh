@@ -28,14 +28,48 @@
 #   SLURM_ENV_NODE_ATTRS        attributes of every node line (default "CPUs=8")
 #   SLURM_ENV_EXTRA_CONF        extra slurm.conf lines (e.g. "GresTypes=gpu"), appended verbatim
 #   SLURM_ENV_TIMEOUT           seconds to wait for slurmctld (default 30)
+#
+# Release (set before sourcing): SLURM_ENV_RELEASE unset or the host's release (22.05 on
+# Debian 12): the host's Slurm; 24.11 or 26.05: that release from a Debian trixie / sid root (slurm_chroot.sh), entered at
+# source time. Then scontrol, sinfo, salloc, squeue, scancel, sbatch, srun, slurmd, slurmctld,
+# munged and mungekey are shell functions running the chroot's program; a test that puts one
+# behind `timeout`, `&` or another program writes "${SLURM_ENV_RUN[@]}" CMD (empty on the
+# host) so that the PID it holds is the program's own. Sourcing exits 77 (skip) when the
+# release cannot run here (not root, no mmdebstrap) and 1 when the root's Slurm is not the
+# release asked for. SLURM_ENV_VERSION is the full version running (e.g. 24.11.5).
 
 SLURM_ENV_DIR=""
 SLURM_ENV_OWN_DIR=0
 SLURM_ENV_CTLD_PID=""
 SLURM_ENV_PIDS=()
 SLURM_ENV_NODES=()
+SLURM_ENV_RUN=()
+SLURM_ENV_RELEASE=${SLURM_ENV_RELEASE:-}
+SLURM_ENV_VERSION=""
 
 _slurm_env_err() { echo "slurm_env: $*" >&2; }
+
+_slurm_env_enter_release() {
+  local why cmd
+  SLURM_ENV_VERSION=$(slurmctld -V 2>/dev/null | awk '{ print $2 }')
+  [[ -z $SLURM_ENV_RELEASE ]] && SLURM_ENV_RELEASE=${SLURM_ENV_VERSION%.*}
+  [[ $SLURM_ENV_RELEASE == "${SLURM_ENV_VERSION%.*}" ]] && return 0
+  # shellcheck source-path=SCRIPTDIR
+  source "$(dirname "${BASH_SOURCE[0]}")/slurm_chroot.sh"
+  if ! why=$(slurm_chroot_check "$SLURM_ENV_RELEASE"); then echo "SKIP: Slurm $SLURM_ENV_RELEASE: $why"; exit 77; fi
+  slurm_chroot_enter "$SLURM_ENV_RELEASE" || { echo "FAIL: cannot enter the Slurm $SLURM_ENV_RELEASE root"; exit 1; }
+  SLURM_ENV_RUN=("${SLURM_CHROOT_RUN[@]}")
+  for cmd in scontrol sinfo salloc squeue scancel sbatch srun slurmd slurmctld munged mungekey; do
+    eval "$cmd() { \"\${SLURM_ENV_RUN[@]}\" $cmd \"\$@\"; }"
+  done
+  SLURM_ENV_VERSION=$(slurm_chroot_version)
+  if [[ ${SLURM_ENV_VERSION%.*} != "$SLURM_ENV_RELEASE" ]]; then
+    echo "FAIL: the Debian $(slurm_chroot_suite "$SLURM_ENV_RELEASE") root has Slurm ${SLURM_ENV_VERSION:-?}, not $SLURM_ENV_RELEASE"
+    exit 1
+  fi
+  echo "slurm_env: Slurm $SLURM_ENV_VERSION from $SLURM_CHROOT_ROOT"
+}
+_slurm_env_enter_release
 
 # Ports below the ephemeral range: outgoing connections never take them, so a port we see free
 # stays free unless another test grabs it (we then retry with other ports).
@@ -117,6 +151,9 @@ _slurm_env_write_conf() { # CTLD_PORT SLURMD_PORT_BASE
     done
     echo "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
   } >"$d/slurm.conf"
+  # 24.11+ slurmd loads a cgroup plugin even with proctrack/linuxproc and task/none, and dies in
+  # a chroot without /sys/fs/cgroup; 22.05 does not know the key.
+  if [[ ${SLURM_ENV_VERSION%%.*} -ge 24 ]]; then echo "CgroupPlugin=disabled" >"$d/cgroup.conf"; fi
 }
 
 _slurm_env_alive() { [[ -n ${1:-} ]] && kill -0 "$1" 2>/dev/null; }
@@ -133,7 +170,7 @@ _slurm_env_start_munged() {
     p=${p%/*}; p=${#p}
   done
   [[ -f $d/munge.key ]] || mungekey -c -k "$d/munge.key" -b 1024 || return 1
-  munged -F -S "$d/munge.sock" --key-file="$d/munge.key" --log-file="$d/munged.log" \
+  "${SLURM_ENV_RUN[@]}" munged -F -S "$d/munge.sock" --key-file="$d/munge.key" --log-file="$d/munged.log" \
     --pid-file="$d/munged.pid" --seed-file="$d/munged.seed" >"$d/munged.out" 2>&1 &
   SLURM_ENV_PIDS+=("$!")
   for (( i = 0; i < 200; i++ )); do
@@ -183,14 +220,14 @@ slurm_env_start() { # DIR NODELIST_FILE TOPOLOGY_CONF
     _slurm_env_write_conf "$port_base" $(( port_base + 1 ))
     : >"$SLURM_ENV_DIR/slurmctld.log"
     # -c: ignore any saved state; -D: foreground, so $! is slurmctld itself.
-    slurmctld -D -c -f "$SLURM_CONF" >"$SLURM_ENV_DIR/slurmctld.out" 2>&1 &
+    "${SLURM_ENV_RUN[@]}" slurmctld -D -c -f "$SLURM_CONF" >"$SLURM_ENV_DIR/slurmctld.out" 2>&1 &
     SLURM_ENV_CTLD_PID=$!
     SLURM_ENV_PIDS+=("$SLURM_ENV_CTLD_PID")
     deadline=$(( SECONDS + ${SLURM_ENV_TIMEOUT:-30} ))
     while (( SECONDS < deadline )); do
       if ! _slurm_env_alive "$SLURM_ENV_CTLD_PID"; then break; fi
       # timeout: if another program holds the port, scontrol would wait 10 s for its answer.
-      if timeout 3 scontrol ping 2>/dev/null | grep -q 'is UP'; then return 0; fi
+      if timeout 3 "${SLURM_ENV_RUN[@]}" scontrol ping 2>/dev/null | grep -q 'is UP'; then return 0; fi
       sleep 0.05
     done
     if _slurm_env_alive "$SLURM_ENV_CTLD_PID"; then
@@ -216,7 +253,7 @@ slurm_env_start_slurmd() { # NODE... (each must be in the node list given to slu
   (( $# > 0 )) || return 0
   for node in "$@"; do
     mkdir -p "$SLURM_ENV_DIR/spool/$node"
-    slurmd -D -N "$node" -f "$SLURM_CONF" >"$SLURM_ENV_DIR/slurmd.$node.out" 2>&1 &
+    "${SLURM_ENV_RUN[@]}" slurmd -D -N "$node" -f "$SLURM_CONF" >"$SLURM_ENV_DIR/slurmd.$node.out" 2>&1 &
     SLURM_ENV_PIDS+=("$!")
   done
   # Registered = no longer UNKNOWN/DOWN/NOT_RESPONDING (measured: 64 nodes ~1.5 s, 1024 ~31 s).

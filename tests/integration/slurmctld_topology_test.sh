@@ -311,7 +311,7 @@ if ! slurm_env_start "$dir/slurm" "$controls/four.nodes" "$controls/good.conf" 2
   fail "$name" "slurmctld did not start: $(head -n 2 "$dir/start.err")"
 elif ! slurm_env_start_slurmd n1 n2 n3 n4 2>"$dir/slurmd.err"; then
   fail "$name" "$(head -n 2 "$dir/slurmd.err")"
-elif ! timeout 30 salloc --no-shell --immediate=10 --exclusive -N 2 >"$dir/salloc.out" 2>&1; then
+elif ! timeout 30 "${SLURM_ENV_RUN[@]}" salloc --no-shell --immediate=10 --exclusive -N 2 >"$dir/salloc.out" 2>&1; then
   fail "$name" "salloc: $(tr '\n' ' ' <"$dir/salloc.out")"
 else
   placed=$(squeue -h -o %N | head -n 1)
