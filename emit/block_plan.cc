@@ -6,6 +6,7 @@
 #include "base/input_error.h"
 #include "base/text.h"
 #include "slurm/hostlist.h"
+#include "slurm/ranges.h"
 
 namespace slurmtopo {
 
@@ -27,12 +28,9 @@ std::string gpu_domains(const std::vector<GpuFabric>& gpus) {
   std::map<std::string, std::vector<int>> by;
   for (size_t i = 0; i < gpus.size(); ++i) by[gpus[i].domain()].push_back(static_cast<int>(i));
   std::string out;
-  for (const auto& [d, idx] : by) {
-    std::vector<std::string> names;
-    for (int i : idx) names.push_back(std::to_string(i));
-    out += (out.empty() ? "" : ", ") + std::string(idx.size() == 1 ? "GPU " : "GPUs ") + compress_hostlist(names) +
-           " → " + (d.empty() ? "none" : d);
-  }
+  for (const auto& [d, idx] : by)
+    out += (out.empty() ? "" : ", ") + std::string(idx.size() == 1 ? "GPU " : "GPUs ") + format_ranges(idx) + " → " +
+           (d.empty() ? "none" : d);
   return out;
 }
 

@@ -32,9 +32,11 @@ void add_issues(TopologyCheck& into, const TopologyCheck& from, const std::strin
   for (auto i : from.warnings) into.warnings.push_back({i.line, prefix + i.message});
 }
 
-TopologyCheck check_tree(const Cluster& cluster, const ParsedTopology& parsed, const TopologyRequest& request) {
+// `slurm`: Slurm's nodes sorted by natural_less, as check_topology needs them.
+TopologyCheck check_tree(const Cluster& cluster, const ParsedTopology& parsed,
+                         const std::optional<std::vector<std::string>>& slurm) {
   TopologyCheckOptions options;
-  options.slurm_nodes = request.slurm_nodes;
+  options.slurm_nodes = slurm;
   // One root per separate fabric (or unjoined part of a partial sweep) is intended.
   std::set<int> components;
   for (const auto& g : cluster.groups) components.insert(g.component);
@@ -167,7 +169,7 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
     header.release = release_line(request);
     header.sources = sources;
     plan.text = render_topology_conf(plan.tree, header);
-    plan.check = check_tree(cluster, parse_topology_conf(plan.text, plan.file_name), request);
+    plan.check = check_tree(cluster, parse_topology_conf(plan.text, plan.file_name), slurm);
     plan.summary = counted(plan.tree.switches.size(), "switch", "switches");
   } else if (!yaml) {
     plan.text = render_block_conf(*plan.blocks, {request.command, release_line(request), sources});
@@ -180,7 +182,7 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
     for (const auto& t : parsed.topologies) {
       names += (names.empty() ? "" : ", ") + t.name;
       if (t.kind == YamlTopology::Kind::Tree)
-        add_issues(plan.check, check_tree(cluster, t.tree, request), "topology " + t.name + ": ");
+        add_issues(plan.check, check_tree(cluster, t.tree, slurm), "topology " + t.name + ": ");
       if (t.kind == YamlTopology::Kind::Block)
         add_issues(plan.check, check_blocks(t.block, block_options), "topology " + t.name + ": ");
     }

@@ -23,20 +23,32 @@ std::optional<InstalledRelease> parse_scontrol_version(std::string_view printed)
   }
 }
 
-std::optional<InstalledRelease> installed_slurm_release() {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen("scontrol --version 2>/dev/null", "r"), pclose);
+namespace {
+std::optional<InstalledRelease> run_version(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen((command + " 2>/dev/null").c_str(), "r"), pclose);
   if (!pipe) return std::nullopt;
   std::string out;
   char buf[256];
   while (size_t n = fread(buf, 1, sizeof buf, pipe.get())) out.append(buf, n);
-  return parse_scontrol_version(out);
+  auto found = parse_scontrol_version(out);
+  if (found) found->printed = command + ": " + found->printed;
+  return found;
+}
+}  // namespace
+
+std::optional<InstalledRelease> installed_slurm_release() {
+  // scontrol needs a configuration source even for --version (22.05 without slurm.conf or DNS
+  // SRV records exits 1); the daemons print theirs without one.
+  for (const char* command : {"scontrol --version", "slurmctld -V", "slurmd -V"})
+    if (auto found = run_version(command)) return found;
+  return std::nullopt;
 }
 
 TargetRelease target_release(const std::string& requested) {
   if (!requested.empty()) return {parse_slurm_release(requested), "--slurm-version " + requested};
   if (auto installed = installed_slurm_release())
-    return {installed->release, "scontrol --version: " + installed->printed};
-  return {SlurmRelease{22, 5}, "no scontrol found, so 22.05"};
+    return {installed->release, installed->printed};
+  return {SlurmRelease{22, 5}, "no Slurm installed here, so 22.05"};
 }
 
 }  // namespace slurmtopo

@@ -1,5 +1,6 @@
 #include "slurm/topology_yaml.h"
 
+#include <cctype>
 #include <set>
 #include <sstream>
 

@@ -4,12 +4,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
 #include "base/files.h"
 #include "base/input_error.h"
 #include "slurm/block_topology.h"
+#include "slurm/hostlist.h"
 
 using namespace slurmtopo;
 

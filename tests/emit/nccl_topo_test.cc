@@ -75,7 +75,10 @@ TEST_CASE("nccl-topo: a DGX H100-like node has the shape of a real H100 NCCL top
   for (size_t c = 0; c < real.cpus.size(); ++c) {
     std::map<int, int> gpus_real, gpus_ours;
     for (const auto& [g, n] : real.cpus[c])
-      if (g) ++gpus_real[g], CHECK(n == 1);  // the real switch holding a GPU holds one NIC card
+      if (g) {
+        ++gpus_real[g];
+        CHECK(n == 1);  // the real switch holding a GPU holds one NIC card
+      }
     for (const auto& [g, n] : s.cpus[c])
       if (g) ++gpus_ours[g];
     CHECK(gpus_ours == gpus_real);

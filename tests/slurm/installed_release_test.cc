@@ -25,5 +25,14 @@ TEST_CASE("installed release: --slurm-version wins and says so; a bad one is ref
   CHECK(t.how == "--slurm-version 25.05");
   CHECK_THROWS_AS(target_release("25"), InputError);
   const TargetRelease d = target_release("");
-  CHECK((d.how.rfind("scontrol --version: slurm ", 0) == 0 || d.how == "no scontrol found, so 22.05"));
+  // Where Slurm is installed (the host's 22.05), what it says; else 22.05, said so.
+  const auto installed = installed_slurm_release();
+  if (installed) {
+    CHECK(d.release == installed->release);
+    CHECK(d.how == installed->printed);
+    CHECK((d.how.rfind("scontrol --version: slurm", 0) == 0 || d.how.rfind("slurmctld -V: slurm", 0) == 0 ||
+           d.how.rfind("slurmd -V: slurm", 0) == 0));
+  } else {
+    CHECK(d.how == "no Slurm installed here, so 22.05");
+  }
 }
