@@ -95,7 +95,8 @@ std::string nccl_ib_hca_value(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header) {
+std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header,
+                              const std::vector<PartitionTopology>& partitions) {
   std::ostringstream out;
   out << "# slurm.conf node lines for Slurm " << header.slurm_version << ", written by slurmtopo";
   if (!header.command.empty()) out << ": " << header.command;
@@ -121,9 +122,9 @@ std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLine
     if (std::string g = gres_spec(l); !g.empty()) out << " Gres=" << g;
     out << "\n";
   }
-  if (!header.partitions.empty()) {
+  if (!partitions.empty()) {
     out << "\n# Partitions and the topology.yaml topology each places jobs by (Topology=, 25.05+)\n";
-    for (const auto& p : header.partitions)
+    for (const auto& p : partitions)
       out << "PartitionName=" << p.partition << " Nodes=ALL Topology=" << p.topology << "\n";
   }
   return out.str();

@@ -56,10 +56,11 @@ std::vector<PartitionTopology> parse_partition_topology(const std::vector<std::s
 struct NodeLinesHeader {
   std::string command;
   std::string slurm_version;  // "22.05"
-  std::vector<PartitionTopology> partitions;  // PartitionName=P Nodes=ALL Topology=T, after the nodes
 };
 
 // GresTypes=gpu (when any class has GPUs), then per class its comment lines and NodeName= line.
-std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header);
+// `partitions`: PartitionName=P Nodes=ALL Topology=T lines after the nodes.
+std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header,
+                              const std::vector<PartitionTopology>& partitions = {});
 
 }  // namespace slurmtopo

@@ -55,7 +55,7 @@ TEST_CASE("topology.yaml: tree, block and flat entries are read with their lines
   REQUIRE(tree.switches.size() == 3);
   CHECK(tree.switches[0].switches == std::vector<std::string>{"s1", "s2"});
   CHECK(tree.switches[2].nodes == std::vector<std::string>{"node03", "node04"});
-  CHECK(tree.switches[1].line == 7);
+  CHECK(tree.switches[1].line == 8);
   const auto& block = y.topologies[1].block;
   CHECK(block.block_sizes == std::vector<int>{2, 4});
   REQUIRE(block.blocks.size() == 2);
@@ -78,7 +78,7 @@ TEST_CASE("topology.yaml: what we write reads back as the same topologies") {
 TEST_CASE("topology.yaml: what slurmctld ignores silently or refuses is an error at its line") {
   std::string typo = kThree;
   typo.replace(typo.find("nodes: node[01-02]"), 5, "nodez");
-  CHECK(error_of(typo) == "topology.yaml:8: unknown key `nodez` in a switch (expected switch, children, nodes); slurmctld would ignore it silently");
+  CHECK(error_of(typo) == "topology.yaml:9: unknown key `nodez` in a switch (expected switch, children, nodes); slurmctld would ignore it silently");
   CHECK(error_of("- topology: t\n  tree:\n    switches:\n      - nodes: n1\n") ==
         "topology.yaml:4: Can't create a switch without a name: expected `switch: NAME`");
   CHECK(error_of("- topology: t\n  tree:\n    switches:\n      - switch: s\n        nodes: n1\n        children: s2\n")
