@@ -137,6 +137,34 @@ else
     fi
   done
 
+  # --- two faulty nodes: nvl023's GPUs report another rack's domain, nvl050's none ----------
+  new_case
+  sed -e 's/^nvl023: .*/nvl023: 7a1c0de0-0000-4000-8000-000000000009.32766/' -e 's/^nvl050: .*/nvl050: N\/A/' \
+    "$domains" >"$dir/domains.txt"
+  if ! "$SLURMTOPO" emit topology --nvlink-domains "$dir/domains.txt" --plugin block --slurm-version "$release" \
+      -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"; then
+    fail "two faulty nodes" "emit failed: $(cat "$dir/emit.err")"
+  elif [[ $(grep -c ': anomaly: ' "$dir/emit.err") != 2 ]]; then
+    fail "two faulty nodes" "expected two anomalies: $(cat "$dir/emit.err")"
+  elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
+    fail "two faulty nodes" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+    slurm_env_stop
+  else
+    scontrol show topology >"$dir/shown" 2>&1
+    slurm_env_stop
+    block_table "$dir/out/topology.conf" >"$dir/want"
+    block_table "$dir/shown" >"$dir/got"
+    lack=$(grep -io 'blocks lack access to .*' "$dir/slurm/slurmctld.log" | head -n 1) # 24.11: "blocks", 26.05: "Blocks"
+    others=$(log_problems "$dir/slurm/slurmctld.log" | grep -iv 'blocks lack access')
+    if ! diff -u "$dir/want" "$dir/got" >"$dir/diff"; then
+      fail "two faulty nodes" "scontrol show topology differs: $(head -c 600 "$dir/diff" | tr '\n' ' ')"
+    elif [[ ${lack,,} != "blocks lack access to 2 nodes: nvl[023,050]" || -n $others ]]; then
+      fail "two faulty nodes" "slurmctld should say exactly that nvl023 and nvl050 are in no block: '$lack' $others"
+    else
+      pass "two faulty nodes on $SLURM_ENV_VERSION" "$(grep -o 'BlockSizes=.*' "$dir/out/topology.conf"); slurmctld: $lack"
+    fi
+  fi
+
   # --- topology.yaml: tree + block + flat, the block topology cluster_default ---------------
   new_case
   if ! at_least "$release" 25.05; then
