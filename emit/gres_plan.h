@@ -17,7 +17,7 @@ struct GresRequest {
   SlurmRelease version;
   std::string command;   // for the header comments
   std::string dev_dir;   // see gres_for_class()
-  std::vector<PartitionTopology> partitions;  // PartitionName= lines after the NodeName lines
+  std::vector<PartitionTopology> partitions = {};  // PartitionName= lines after the NodeName lines
 };
 
 struct GresPlan {
