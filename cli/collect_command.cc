@@ -35,6 +35,9 @@ void add_collect_command(CLI::App& app) {
     }
     const CollectOutcome out = run_collect(plan);
     std::cout << out.delivered << " of " << plan.hosts.size() << " exports in " << plan.out_dir << "\n";
+    if (out.fabric_reports)
+      std::cout << out.fabric_reports << " of " << plan.hosts.size() << " NVLink fabric reports (nvidia-smi) in "
+                << plan.out_dir << ", for emit topology --nvlink-domains\n";
     if (!out.missing.empty()) {
       std::cerr << "slurmtopo: no export from " << out.missing.size() << " node(s): " << compress_hostlist(out.missing)
                 << (out.srun_exit ? " (srun exited " + std::to_string(out.srun_exit) + ")" : "") << "\n";

@@ -19,6 +19,10 @@ std::string command_line(const EmitTopologyRequest& r) {
   if (!r.inputs.site_config.empty()) s += " --config " + r.inputs.site_config;
   if (!r.nodes.empty()) s += " --nodes '" + r.nodes + "'";
   if (!r.slurm_conf.empty()) s += " --slurm-conf " + r.slurm_conf;
+  if (r.format != "conf") s += " --format " + r.format;
+  if (r.plugin != "tree") s += " --plugin " + r.plugin;
+  if (!r.slurm_version.empty()) s += " --slurm-version " + r.slurm_version;
+  if (!r.nvlink_domains.empty()) s += " --nvlink-domains " + r.nvlink_domains;
   return s;
 }
 
@@ -29,8 +33,21 @@ void add_emit_command(CLI::App& app) {
   emit->require_subcommand(1);
   add_emit_gres_commands(*emit);
   auto r = std::make_shared<EmitTopologyRequest>();
-  CLI::App* topo = emit->add_subcommand("topology", "topology.conf for topology/tree");
-  add_fabric_options(*topo, r->inputs, FabricOption::Required);
+  CLI::App* topo = emit->add_subcommand("topology", "topology.conf (topology/tree or topology/block) or topology.yaml");
+  add_fabric_options(*topo, r->inputs, FabricOption::Optional,
+                     "the InfiniBand fabric (required unless --nvlink-domains gives the blocks)");
+  topo->add_option("--format", r->format, "conf (topology.conf) or yaml (topology.yaml, Slurm 25.05+)")
+      ->check(CLI::IsMember({"conf", "yaml"}))
+      ->capture_default_str();
+  topo->add_option("--plugin", r->plugin, "tree or block (topology/block, 23.11+); in yaml: the cluster_default")
+      ->check(CLI::IsMember({"tree", "block"}))
+      ->capture_default_str();
+  topo->add_option("--slurm-version", r->slurm_version,
+                   "Slurm release the file is for, YY.MM (default: what `scontrol --version` says, else 22.05)");
+  topo->add_option("--nvlink-domains", r->nvlink_domains,
+                   "NVLink domains for topology/block: a HOST: CLUSTER_UUID[.CLIQUE] file, or collect's directory of "
+                   "HOST.fabric.csv")
+      ->check(CLI::ExistingPath);
   auto* nodes = topo->add_option("--nodes", r->nodes, "restrict to these Slurm nodes (hostlist)");
   topo->add_option("--slurm-conf", r->slurm_conf, "restrict to the NodeName lines of this slurm.conf")
       ->check(CLI::ExistingFile)

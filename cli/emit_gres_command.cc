@@ -1,6 +1,7 @@
 // `slurmtopo emit gres` (gres.conf) and `slurmtopo emit nodes` (slurm.conf NodeName lines):
 // both from the same node classes and the same plan, so the two files always agree.
-// Options → emit_gres (emit/gres_emit.h) → report_emit_gres.
+// Options → emit_gres (emit/gres_emit.h) → report_emit_gres. `emit nccl-topo` (NCCL's topology
+// XML from the same node files): options → emit_nccl_topo → report_emit_nccl_topo.
 #include <iostream>
 #include <memory>
 
@@ -19,6 +20,7 @@ std::string command_line(const EmitGresRequest& r) {
   if (!r.nodes.empty()) s += " --nodes '" + r.nodes + "'";
   s += " --slurm-version " + r.slurm_version;
   if (!r.dev_dir.empty()) s += " --dev-dir " + r.dev_dir;
+  for (const auto& p : r.partition_topology) s += " --partition-topology " + p;
   return s;
 }
 
@@ -42,6 +44,9 @@ void add_one(CLI::App& emit, GresOutput what) {
   add_output_option(*cmd, r.output, "write here (atomically, keeping .bak)");
   cmd->add_flag("--force", r.force,
                 "write even if it drops more than 5 % of the current file's nodes, or a --nodes host has no file");
+  if (what == GresOutput::Nodes)
+    cmd->add_option("--partition-topology", r.partition_topology,
+                    "PARTITION=TOPOLOGY: a PartitionName line choosing a topology.yaml topology (25.05+; repeatable)");
   if (what == GresOutput::Gres)
     cmd->add_option("--check", r.check, "check this existing gres.conf against the nodes instead of emitting")
         ->check(CLI::ExistingFile);
@@ -57,9 +62,33 @@ void add_one(CLI::App& emit, GresOutput what) {
 
 }  // namespace
 
+// `slurmtopo emit nccl-topo --nodes-dir DIR --out DIR`: NCCL_TOPO_FILE per node class.
+void add_nccl_topo(CLI::App& emit) {
+  struct Options {
+    EmitNcclTopoRequest request;
+    NodeInputs nodes;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* cmd = emit.add_subcommand("nccl-topo", "NCCL's topology XML per node class, for NCCL_TOPO_FILE where a VM hides the PCI tree");
+  add_node_options(*cmd, o->nodes);
+  cmd->add_option("--out", o->request.out_dir, "directory for <first host>.xml per class (atomically)")->required();
+  cmd->callback([o] {
+    o->request.sources = o->nodes.sources;
+    o->request.nodes = o->nodes.nodes;
+    std::string c = "slurmtopo emit nccl-topo";
+    if (!o->request.sources.nodes_dir.empty()) c += " --nodes-dir " + o->request.sources.nodes_dir;
+    for (const auto& nc : o->request.sources.node_classes) c += " --node-class '" + nc + "'";
+    o->request.command = c + " --out " + o->request.out_dir;
+    const EmitNcclTopoResult result = emit_nccl_topo(o->request);
+    report_emit_nccl_topo(result, std::cout, std::cerr);
+    if (result.exit_code()) throw Exit{result.exit_code()};
+  });
+}
+
 void add_emit_gres_commands(CLI::App& emit) {
   add_one(emit, GresOutput::Gres);
   add_one(emit, GresOutput::Nodes);
+  add_nccl_topo(emit);
 }
 
 }  // namespace slurmtopo::cli

@@ -17,7 +17,10 @@ constexpr const char* kJobName = "slurmtopo-collect";
 // compute nodes are not guaranteed to have bash in the same place.
 constexpr const char* kTaskScript =
     "set -e; n=\"${SLURMD_NODENAME:-$(hostname -s)}\"; t=\"$1/$n.xml.tmp.$$\"; "
-    "lstopo-no-graphics --of xml --whole-io --disallowed --force \"$t\"; mv -f \"$t\" \"$1/$n.xml\"";
+    "lstopo-no-graphics --of xml --whole-io --disallowed --force \"$t\"; mv -f \"$t\" \"$1/$n.xml\"; "
+    "if command -v nvidia-smi >/dev/null 2>&1; then f=\"$1/$n.fabric.csv.tmp.$$\"; "
+    "if nvidia-smi --query-gpu=fabric.clusterUuid,fabric.cliqueId --format=csv,noheader >\"$f\"; "
+    "then mv -f \"$f\" \"$1/$n.fabric.csv\"; else rm -f \"$f\"; fi; fi";
 
 std::string joined(const std::vector<std::string>& argv) {
   std::string out;
@@ -73,6 +76,8 @@ CollectPlan plan_collect(const CollectRequest& r) {
   s += "# slurmtopo collect: each node writes its hwloc export to " + plan.out_dir + "/<node>.xml\n";
   s += "# (the directory must be on a filesystem every node mounts). Then:\n";
   s += "#   slurmtopo discover classes --nodes-dir " + shell_quote(plan.out_dir) + " --nodes " + shell_quote(list) + "\n";
+  s += "# Where nvidia-smi exists, each node also writes <node>.fabric.csv (its GPUs' NVLink ClusterUUID\n";
+  s += "# and CliqueId) for: slurmtopo emit topology --plugin block --nvlink-domains " + shell_quote(plan.out_dir) + "\n";
   for (const auto& o : options) s += "#SBATCH " + o + "\n";
   s += "#SBATCH --output=" + std::string(kJobName) + "-%j.log\n";
   s += "mkdir -p " + shell_quote(plan.out_dir) + "\n";
@@ -82,7 +87,10 @@ CollectPlan plan_collect(const CollectRequest& r) {
   s += joined(step) + "\n";
   plan.sbatch_script = s;
 
-  for (const auto& h : plan.hosts) plan.expected_files.push_back(plan.out_dir + "/" + h + ".xml");
+  for (const auto& h : plan.hosts) {
+    plan.expected_files.push_back(plan.out_dir + "/" + h + ".xml");
+    plan.fabric_files.push_back(plan.out_dir + "/" + h + ".fabric.csv");
+  }
   return plan;
 }
 

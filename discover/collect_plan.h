@@ -24,6 +24,7 @@ struct CollectPlan {
   std::string srun_command;             // the same, shell-quoted, for printing
   std::string sbatch_script;            // an equivalent batch job
   std::vector<std::string> expected_files;  // out_dir/<host>.xml, in host order
+  std::vector<std::string> fabric_files;    // out_dir/<host>.fabric.csv, where nvidia-smi exists
 };
 
 // InputError("--nodes" / "--out", 0, ...) for an empty or malformed hostlist, an invalid node
@@ -36,6 +37,11 @@ struct CollectPlan {
 // hostname. --disallowed keeps the CPUs outside the step's cgroup (else every GPU's core
 // list is cut to the step's CPUs); --whole-io keeps every bridge for the PCIe path classes;
 // the temp file + rename means a half-written export never looks like a complete one.
+// In the same task, where nvidia-smi exists:
+//   nvidia-smi --query-gpu=fabric.clusterUuid,fabric.cliqueId --format=csv,noheader
+//     > OUT/<node>.fabric.csv.tmp.<pid> && mv -f ... OUT/<node>.fabric.csv
+// (each GPU's NVLink domain, for emit topology --nvlink-domains OUT); a node without
+// nvidia-smi, or whose nvidia-smi fails, writes none and emit reports its domain unknown.
 // GPUs hidden by ConstrainDevices are still found by PCI class, but without NVML's model
 // names and NVLink matrix: request them with extra_srun_args (e.g. --gres=gpu:8) if needed.
 CollectPlan plan_collect(const CollectRequest& request);

@@ -41,6 +41,7 @@ CollectOutcome run_collect(const CollectPlan& plan) {
   for (size_t i = 0; i < plan.hosts.size(); ++i)
     if (!std::filesystem::exists(plan.expected_files[i])) out.missing.push_back(plan.hosts[i]);
   out.delivered = plan.hosts.size() - out.missing.size();
+  for (const auto& f : plan.fabric_files) out.fabric_reports += std::filesystem::exists(f);
   return out;
 }
 

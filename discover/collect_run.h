@@ -13,6 +13,7 @@ struct CollectOutcome {
   int srun_exit = 0;                  // srun's exit code (128 + signal when killed)
   size_t delivered = 0;               // exports found in the output directory
   std::vector<std::string> missing;   // nodes without one
+  size_t fabric_reports = 0;          // <node>.fabric.csv files (nodes with nvidia-smi)
 };
 
 // Creates the output directory, runs srun without a shell (the argv is exactly what --dry-run

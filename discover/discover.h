@@ -6,7 +6,7 @@
 //     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics.
 //   Nodes: node_inventory.h (the value), hwloc_node.h (live or an XML export), node_json.h,
 //     node_set.h (--nodes-dir / --node-class, node classes), collect_plan.h (one srun step),
-//     collect_run.h (running it).
+//     collect_run.h (running it), nvlink_domains.h (each GPU's NVLink ClusterUUID/CliqueId).
 #pragma once
 
 #include "discover/collect_plan.h"
@@ -18,10 +18,12 @@
 #include "discover/ibsim_net_writer.h"
 #include "discover/lft.h"
 #include "discover/live_fabric.h"
+#include "discover/meminfo.h"
 #include "discover/name_map.h"
 #include "discover/node_inventory.h"
 #include "discover/node_json.h"
 #include "discover/node_set.h"
+#include "discover/nvlink_domains.h"
 #include "discover/site_config.h"
 #include "discover/snapshot.h"
 #include "discover/sweep_watch.h"

@@ -7,6 +7,7 @@
 
 #include "discover/hwloc_devices.h"
 #include "discover/hwloc_topology.h"
+#include "discover/meminfo.h"
 #include "discover/pci_path.h"
 
 namespace slurmtopo {
@@ -186,7 +187,10 @@ NodeInventory discover_local_node() {
   HwlocTopology topology = load_hwloc_live();
   char buf[256] = {};
   gethostname(buf, sizeof buf - 1);
-  return inventory_from_topology(topology.get(), short_name(buf), "live");
+  NodeInventory inv = inventory_from_topology(topology.get(), short_name(buf), "live");
+  // RealMemory must agree with slurmd -C on this machine: MemTotal, not hwloc's NUMA memory.
+  if (const auto mib = local_memtotal_mib()) inv.memory_mib = *mib;
+  return inv;
 }
 
 }  // namespace slurmtopo

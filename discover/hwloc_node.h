@@ -37,7 +37,8 @@ namespace slurmtopo {
 // `hostname` empty: the export's HostName (short form), else the file name without .xml.
 NodeInventory load_node_xml(const std::string& path, const std::string& hostname);
 
-// This machine (source "live"), hostname from gethostname() in short form.
+// This machine (source "live"), hostname from gethostname() in short form; memory_mib is
+// /proc/meminfo's MemTotal, as slurmd -C reports it (discover/meminfo.h).
 NodeInventory discover_local_node();
 
 // The common part: an already loaded topology (see hwloc_topology.h for the flags it needs).

@@ -45,6 +45,7 @@ EmitGresResult emit_gres(const EmitGresRequest& r) {
   request.version = out.version;
   request.dev_dir = r.dev_dir;
   request.command = r.command;
+  request.partitions = parse_partition_topology(r.partition_topology, out.version);
   out.plan = plan_gres(set, request);
 
   if (!r.check.empty()) {

@@ -27,6 +27,7 @@ struct EmitGresRequest {
   std::string dev_dir;
   std::string output;        // "-" or "" = stdout
   std::string check;         // gres only: check this existing gres.conf instead of emitting
+  std::vector<std::string> partition_topology;  // nodes only: PART=TOPOLOGY, PartitionName lines (25.05+)
   bool force = false;        // past the 5 % guard, and a --nodes host without a file is a warning
   std::string command;       // for the header comments
 };

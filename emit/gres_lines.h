@@ -2,7 +2,9 @@
 //   NodeName=<hostlist> Name=gpu Type=<type> File=/dev/nvidiaN Cores=<ranges> [Links=...]
 // File in Slurm index (= PCI bus id) order; Links only where the inventory has direct
 // NVLink/XGMI counts (never on NVSwitch systems), -1 at the GPU's own index; Cores in Slurm's
-// abstract core ids, adjusted to what the target Slurm version accepts (see SlurmRelease).
+// abstract core ids, adjusted to what the target Slurm version accepts (see CoreRule in
+// slurm/release.h: 24.11.5's and 26.05.5's slurmd -G accept a GPU's own cores, their slurmctld
+// refuses them at node registration, so 24.11+ get whole sockets; 22.05 keeps them as they are).
 #pragma once
 
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include "emit/gres_compare.h"
+
 namespace slurmtopo {
 
 GresPlan plan_gres(const NodeSet& nodes, const GresRequest& request) {
@@ -19,7 +21,7 @@ GresPlan plan_gres(const NodeSet& nodes, const GresRequest& request) {
     for (const auto& note : plan.classes.back().notes) plan.notes.push_back(c.hostlist + ": " + note);
   }
   plan.gres_text = render_gres_conf(plan.classes, {request.command, request.version});
-  plan.nodes_text = render_node_lines(plan.node_lines, {request.command, to_string(request.version)});
+  plan.nodes_text = render_node_lines(plan.node_lines, {request.command, to_string(request.version)}, request.partitions);
   plan.check = check_gres(parse_gres_conf(plan.gres_text, "gres.conf"),
                           parse_node_conf(plan.nodes_text, "slurm.conf"), request.version);
   return plan;
@@ -27,8 +29,11 @@ GresPlan plan_gres(const NodeSet& nodes, const GresRequest& request) {
 
 GresCheck check_existing_gres(const std::string& gres_text, const std::string& gres_file, const GresPlan& plan,
                               SlurmRelease version) {
-  return check_gres(parse_gres_conf(gres_text, gres_file), parse_node_conf(plan.nodes_text, "slurm.conf (from the nodes)"),
-                    version);
+  const ParsedGres gres = parse_gres_conf(gres_text, gres_file);
+  GresCheck check = check_gres(gres, parse_node_conf(plan.nodes_text, "slurm.conf (from the nodes)"), version);
+  const std::vector<GresIssue> differ = compare_gres_with_nodes(gres, plan.classes, check.warnings);
+  check.errors.insert(check.errors.end(), differ.begin(), differ.end());
+  return check;
 }
 
 }  // namespace slurmtopo

@@ -17,6 +17,7 @@ struct GresRequest {
   SlurmRelease version;
   std::string command;   // for the header comments
   std::string dev_dir;   // see gres_for_class()
+  std::vector<PartitionTopology> partitions = {};  // PartitionName= lines after the NodeName lines
 };
 
 struct GresPlan {
@@ -32,7 +33,8 @@ struct GresPlan {
 GresPlan plan_gres(const NodeSet& nodes, const GresRequest& request);
 
 // The check alone, for a gres.conf already written (by hand or an older slurmtopo): against
-// the NodeName lines `plan` would emit, i.e. what the nodes really are.
+// the NodeName lines `plan` would emit, i.e. what the nodes really are, and each GPU's Cores=
+// and Links= against the plan's (emit/gres_compare.h).
 GresCheck check_existing_gres(const std::string& gres_text, const std::string& gres_file, const GresPlan& plan,
                               SlurmRelease version);
 

@@ -1,10 +1,14 @@
 #include "emit/node_lines.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <sstream>
 
 #include "base/version.h"
+#include "base/input_error.h"
 #include "graph/node_join.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 
@@ -20,6 +24,29 @@ namespace {
 // NICs NCCL's IB transport (verbs) can use; EFA and Slingshot go through the OFI plugin.
 bool verbs_nic(const RdmaNic& nic) {
   return nic.link_layer.empty() || nic.link_layer == "InfiniBand" || nic.link_layer == "Ethernet";
+}
+
+// The NCCL_IB_HCA list of one host: the nearest usable NIC of each GPU, each NIC once. Where the
+// host has InfiniBand ports, its Ethernet ports (RoCE storage or front-end links) are not rails:
+// NCCL would send ring traffic onto another network, so they are left out before choosing.
+std::vector<std::string> nccl_hcas(const NodeInventory& host) {
+  const bool ib = std::any_of(host.nics.begin(), host.nics.end(), [](const RdmaNic& n) { return n.link_layer == "InfiniBand"; });
+  NodeInventory rails = host;
+  rails.nics.clear();
+  for (auto& row : rails.gpu_nic) row.clear();
+  for (size_t n = 0; n < host.nics.size(); ++n) {
+    if (!verbs_nic(host.nics[n]) || (ib && host.nics[n].link_layer == "Ethernet")) continue;
+    rails.nics.push_back(host.nics[n]);
+    for (size_t g = 0; g < rails.gpu_nic.size() && g < host.gpu_nic.size(); ++g)
+      if (n < host.gpu_nic[g].size()) rails.gpu_nic[g].push_back(host.gpu_nic[g][n]);
+  }
+  std::vector<std::string> out;
+  for (const NicChoice& c : nearest_nics(rails)) {
+    if (c.nic < 0) continue;
+    const std::string& name = rails.nics[c.nic].name;
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
 }
 
 }  // namespace
@@ -41,12 +68,18 @@ NodeLine node_line_for_class(const std::vector<const NodeInventory*>& hosts, con
     if (it == line.gres.end()) line.gres.emplace_back(g.slurm_type, 1);
     else ++it->second;
   }
-  for (const NicChoice& c : nearest_nics(model)) {
-    if (c.nic < 0 || !verbs_nic(model.nics[c.nic])) continue;
-    const std::string& name = model.nics[c.nic].name;
-    if (std::find(line.nccl_hcas.begin(), line.nccl_hcas.end(), name) == line.nccl_hcas.end())
-      line.nccl_hcas.push_back(name);
-  }
+  // The list most hosts of the class need (the model's on a tie), and the hosts that differ.
+  std::map<std::vector<std::string>, std::vector<std::string>> layouts;
+  for (const NodeInventory* h : hosts) layouts[nccl_hcas(*h)].push_back(h->hostname);
+  line.nccl_hcas = nccl_hcas(model);
+  size_t most = layouts[line.nccl_hcas].size();
+  for (const auto& [list, names] : layouts)
+    if (names.size() > most) most = names.size(), line.nccl_hcas = list;
+  line.nccl_hosts = most;
+  line.nccl_class_hosts = hosts.size();
+  for (const auto& [list, names] : layouts)
+    if (list != line.nccl_hcas) line.nccl_differ.insert(line.nccl_differ.end(), names.begin(), names.end());
+  std::sort(line.nccl_differ.begin(), line.nccl_differ.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
   return line;
 }
 
@@ -63,7 +96,8 @@ std::string nccl_ib_hca_value(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header) {
+std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header,
+                              const std::vector<PartitionTopology>& partitions) {
   std::ostringstream out;
   out << "# slurm.conf node lines for Slurm " << header.slurm_version << ", written by slurmtopo " << slurmtopo_version();
   if (!header.command.empty()) out << ": " << header.command;
@@ -75,16 +109,46 @@ std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLine
     out << "\n# " << l.hostlist << ": " << l.sockets << " socket" << (l.sockets == 1 ? "" : "s") << " x "
         << l.cores_per_socket << " cores x " << l.threads_per_core << " thread" << (l.threads_per_core == 1 ? "" : "s")
         << ", MemTotal " << l.memory_mib << " MiB (smallest host)\n";
-    if (!l.nccl_hcas.empty())
+    if (!l.nccl_hcas.empty()) {
       out << "# " << l.hostlist << ": NCCL_IB_HCA=" << nccl_ib_hca_value(l.nccl_hcas)
-          << "  (nearest NIC of each GPU, in GPU order)\n";
+          << "  (nearest rail NIC of each GPU, in GPU order; the layout of " << l.nccl_hosts << " of "
+          << l.nccl_class_hosts << (l.nccl_class_hosts == 1 ? " host" : " hosts");
+      if (!l.nccl_differ.empty())
+        out << "; " << compress_hostlist(l.nccl_differ) << (l.nccl_differ.size() == 1 ? " differs" : " differ");
+      out << ")\n";
+    }
     out << "NodeName=" << l.hostlist << " CPUs=" << l.cpus << " Sockets=" << l.sockets
         << " CoresPerSocket=" << l.cores_per_socket << " ThreadsPerCore=" << l.threads_per_core;
     if (l.real_memory) out << " RealMemory=" << l.real_memory;
     if (std::string g = gres_spec(l); !g.empty()) out << " Gres=" << g;
     out << "\n";
   }
+  if (!partitions.empty()) {
+    out << "\n# Partitions and the topology.yaml topology each places jobs by (Topology=, 25.05+)\n";
+    for (const auto& p : partitions)
+      out << "PartitionName=" << p.partition << " Nodes=ALL Topology=" << p.topology << "\n";
+  }
   return out.str();
+}
+
+std::vector<PartitionTopology> parse_partition_topology(const std::vector<std::string>& specs, SlurmRelease release) {
+  std::vector<PartitionTopology> out;
+  if (specs.empty()) return out;
+  require_release(release, TopologyForm::PartitionTopology, "--partition-topology", "--slurm-version " + to_string(release));
+  auto name = [](const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+  };
+  for (const auto& spec : specs) {
+    const size_t eq = spec.find('=');
+    PartitionTopology p;
+    if (eq != std::string::npos) p = {spec.substr(0, eq), spec.substr(eq + 1)};
+    if (!name(p.partition) || !name(p.topology))
+      throw InputError("--partition-topology", 0, "expected PARTITION=TOPOLOGY (e.g. gpu=block), not \"" + spec + "\"");
+    out.push_back(p);
+  }
+  return out;
 }
 
 }  // namespace slurmtopo

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "discover/node_inventory.h"
+#include "slurm/release.h"
 
 namespace slurmtopo {
 
-// RealMemory for hosts whose smallest total (hwloc's NUMA memory = the MemTotal slurmd -C
-// reports) is `total_mib`: 1 % less, at least 1 GiB less, rounded down to a whole GiB.
+// RealMemory for hosts whose smallest total (MemTotal in MiB: what `slurmd -C` reports; a live
+// node reads /proc/meminfo, an export hwloc's memory) is `total_mib`: 1 % less, at least 1 GiB
+// less, rounded down to a whole GiB.
 // slurmd drains a node whose memory is below RealMemory ("Low RealMemory"), and MemTotal
 // moves by tens to hundreds of MiB between kernels, firmware and crashkernel sizes; 1 % is
 // what a margin costs. 0 (unknown) stays 0 and the line gets no RealMemory=.
@@ -25,7 +27,12 @@ struct NodeLine {
   uint64_t memory_mib = 0;   // the smallest host's total
   uint64_t real_memory = 0;  // real_memory_mib(memory_mib)
   std::vector<std::pair<std::string, int>> gres;  // (type, count), types by first GPU index
-  std::vector<std::string> nccl_hcas;             // NIC names in GPU order, each once
+  // NCCL_IB_HCA: the nearest rail NIC of each GPU in GPU order, each once — never an Ethernet
+  // port on a host with InfiniBand ones — as most hosts of the class have it (the model's on a
+  // tie); nccl_differ: the hosts whose own list differs (their layout is not the class's).
+  std::vector<std::string> nccl_hcas;
+  size_t nccl_hosts = 0, nccl_class_hosts = 0;
+  std::vector<std::string> nccl_differ;
 };
 
 // `hosts` all belong to one class (same hardware signature); the first is the model.
@@ -38,12 +45,22 @@ std::string gres_spec(const NodeLine& line);
 // matches prefixes, and mlx5_1 would also select mlx5_10 and mlx5_11 on a 12-NIC host.
 std::string nccl_ib_hca_value(const std::vector<std::string>& names);
 
+// A partition and the topology.yaml topology it uses (Slurm 25.05+: Topology=NAME).
+struct PartitionTopology {
+  std::string partition, topology;
+};
+// "gpu=block" each; throws InputError("--partition-topology", ...) for another shape, a name
+// Slurm cannot use, or a release before 25.05 (which has no Topology=).
+std::vector<PartitionTopology> parse_partition_topology(const std::vector<std::string>& specs, SlurmRelease release);
+
 struct NodeLinesHeader {
   std::string command;
   std::string slurm_version;  // "22.05"
 };
 
 // GresTypes=gpu (when any class has GPUs), then per class its comment lines and NodeName= line.
-std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header);
+// `partitions`: PartitionName=P Nodes=ALL Topology=T lines after the nodes.
+std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header,
+                              const std::vector<PartitionTopology>& partitions = {});
 
 }  // namespace slurmtopo

@@ -33,6 +33,7 @@ std::string render_topology_conf(const SlurmTree& tree, const TopologyHeader& he
   out << "# topology.conf for Slurm's topology/tree plugin, written by slurmtopo " << slurmtopo_version() << ".\n"
       << "# Regenerate rather than edit:";
   out << "\n#   " << header.command << "\n";
+  if (!header.release.empty()) out << "# for " << header.release << "\n";
   for (const auto& src : header.sources) out << "# " << src << "\n";
   out << "# " << counted(nodes, "node", "nodes") << " under " << counted(leaves, "leaf switch", "leaf switches") << ", "
       << counted(tree.switches.size(), "switch", "switches") << ", " << levels << (levels == 1 ? " level, " : " levels, ") << tree.roots().size()

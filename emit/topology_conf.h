@@ -12,6 +12,7 @@ namespace slurmtopo {
 struct TopologyHeader {
   std::vector<std::string> sources;  // one line each: where the fabric came from, and its size
   std::string command;               // how to regenerate the file
+  std::string release;               // "Slurm 22.05 (scontrol --version: ...)"; "" → no line
 };
 
 std::string render_topology_conf(const SlurmTree& tree, const TopologyHeader& header);

@@ -7,6 +7,8 @@
 #include "base/input_error.h"
 #include "emit/write_guard.h"
 #include "slurm/hostlist.h"
+#include "slurm/installed_release.h"
+#include "slurm/topology_file.h"
 #include "slurm/slurm_conf.h"
 
 namespace slurmtopo {
@@ -18,12 +20,32 @@ std::string listed(std::vector<std::string> names) {
   return list.size() > 300 ? list.substr(0, 300) + "…" : list;
 }
 
+// Any topology file as leaves and their nodes, so that tree, block and yaml files diff alike:
+// a block is a leaf; a yaml file is its cluster_default topology; flat has no leaves.
+ParsedTopology comparable(const std::string& text, const std::string& path) {
+  SlurmTopologyFile file = parse_topology_file(text, path);
+  if (file.tree) {
+    if (!file.tree->errors.empty()) throw InputError(path, file.tree->errors.front().line, file.tree->errors.front().message);
+    return *file.tree;
+  }
+  ParsedTopology out;
+  out.file = path;
+  if (file.block)
+    for (const auto& b : file.block->blocks) {
+      TopologyLine line;
+      line.line = b.line;
+      line.name = b.name;
+      line.has_nodes = true;
+      line.nodes = b.nodes;
+      out.switches.push_back(std::move(line));
+    }
+  return out;
+}
+
 ParsedTopology read_topology(const std::string& path) {
   std::string text;
-  if (!read_file_if_exists(path, text)) throw InputError(path, 0, "cannot read the current topology.conf");
-  ParsedTopology parsed = parse_topology_conf(text, path);
-  if (!parsed.errors.empty()) throw InputError(path, parsed.errors.front().line, parsed.errors.front().message);
-  return parsed;
+  if (!read_file_if_exists(path, text)) throw InputError(path, 0, "cannot read the current topology file");
+  return comparable(text, path);
 }
 
 std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPlan& plan,
@@ -62,8 +84,14 @@ std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPl
 }  // namespace
 
 EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
-  const Cluster cluster = load_cluster(r.inputs);
   TopologyRequest request;
+  request.format = parse_topology_format(r.format);
+  request.plugin = parse_topology_plugin(r.plugin);
+  const TargetRelease release = target_release(r.slurm_version);
+  request.release = release.release;
+  request.release_how = release.how;
+  if (!r.nvlink_domains.empty()) request.domains = load_nvlink_domains(r.nvlink_domains);
+  const Cluster cluster = r.inputs.fabric_files.empty() && request.domains ? Cluster{} : load_cluster(r.inputs);
   request.command = r.command;
   if (!r.nodes.empty()) request.slurm_nodes = expand_hostlist_at(r.nodes, "--nodes");
   else if (!r.slurm_conf.empty()) request.slurm_nodes = load_slurm_conf(r.slurm_conf).nodes();
@@ -71,7 +99,7 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   EmitTopologyResult out;
   out.plan = plan_topology(cluster, request);
   out.to_stdout = is_stdout(r.output);
-  out.target = out.to_stdout ? "topology.conf" : r.output;
+  out.target = out.to_stdout ? out.plan.file_name : r.output;
   out.warnings = input_warnings(cluster, out.plan, request.slurm_nodes,
                                 r.nodes.empty() ? r.slurm_conf : "--nodes");
   if (!out.plan.storage_left_out.empty())
@@ -87,7 +115,7 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
     return out;
   }
 
-  const ParsedTopology next = parse_topology_conf(out.plan.text, out.target);
+  const ParsedTopology next = comparable(out.plan.text, out.target);
   if (!r.diff.empty()) {
     out.diff = diff_topology(read_topology(r.diff), next);
     out.diff_against = r.diff;

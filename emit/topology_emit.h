@@ -1,6 +1,8 @@
-// `slurmtopo emit topology` as one call: read the fabric, plan and check topology.conf, diff it
-// against a file, and write it — atomically, and only when slurmctld would accept it and it
-// does not silently drop nodes the file in place has (emit/write_guard.h).
+// `slurmtopo emit topology` as one call: read the fabric and NVLink domains, choose the release
+// (--slurm-version, else `scontrol --version`, else 22.05), plan and check the topology file in
+// the requested form (emit/topology_plan.h), diff it against a file, and write it — atomically,
+// and only when slurmctld would accept it and it does not silently drop nodes the file in place
+// has (emit/write_guard.h). Block and yaml files are compared by their (cluster_default) blocks.
 #pragma once
 
 #include <optional>
@@ -18,6 +20,10 @@ struct EmitTopologyRequest {
   ClusterInputs inputs;
   std::string nodes;       // --nodes HOSTLIST: Slurm's nodes; or
   std::string slurm_conf;  // --slurm-conf: its NodeName lines
+  std::string format = "conf";   // --format conf|yaml
+  std::string plugin = "tree";   // --plugin tree|block
+  std::string slurm_version;     // --slurm-version YY.MM; "" → scontrol --version, else 22.05
+  std::string nvlink_domains;    // --nvlink-domains FILE|DIR
   std::string diff;        // --diff OLD
   std::string output;      // -o; "-" or "" = stdout
   bool force = false;      // write even if it drops more than 5 % of the current file's nodes

@@ -39,8 +39,7 @@ void report_emit_topology(const EmitTopologyResult& r, std::ostream& out, std::o
     err << "slurmtopo: refusing to write " << r.target << ": " << *r.refusal << "\n";
     return;
   }
-  err << (*r.written == WriteResult::Unchanged ? "unchanged: " : "wrote ") << r.target << " ("
-      << counted(r.plan.tree.switches.size(), "switch", "switches") << ")\n";
+  err << (*r.written == WriteResult::Unchanged ? "unchanged: " : "wrote ") << r.target << " (" << r.plan.summary << ")\n";
 }
 
 void report_emit_gres(const EmitGresResult& r, std::ostream& out, std::ostream& err) {
@@ -72,6 +71,14 @@ void report_emit_gres(const EmitGresResult& r, std::ostream& out, std::ostream& 
   }
   err << (*r.written == WriteResult::Unchanged ? "unchanged: " : "wrote ") << r.target << " (" << counted(r.nodes, "node", "nodes") << " in "
       << counted(r.classes, "class", "classes") << ")\n";
+}
+
+void report_emit_nccl_topo(const EmitNcclTopoResult& r, std::ostream& out, std::ostream& err) {
+  for (const auto& w : r.warnings) err << "warning: " << w << "\n";
+  for (const auto& f : r.files) {
+    out << f.hostlist << ": NCCL_TOPO_FILE=" << f.path << "\n";
+    err << (f.written && *f.written == WriteResult::Unchanged ? "unchanged: " : "wrote ") << f.path << "\n";
+  }
 }
 
 }  // namespace slurmtopo

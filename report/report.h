@@ -1,7 +1,7 @@
 // report/: every rendering for a person or a program, made from what the other folders
 // computed (it computes nothing of its own).
 //   apply_report.h      apply: the change, each step, the exit; the node_exporter textfile
-//   emit_report.h       emit topology/gres/nodes: the file, diff, findings, what was written
+//   emit_report.h       emit topology/gres/nodes/nccl-topo: the file, diff, findings, what was written
 //   inspect.h           what slurmtopo sees in the fabric (text, JSON)
 //   node_classes_report.h  discover classes: classes, GPUs, path classes to every NIC
 //   node_join_report.h  inspect --nodes-dir: every GPU's way out of the node

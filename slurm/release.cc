@@ -39,6 +39,38 @@ const char* describe(CoreRule rule) {
   return "?";
 }
 
+SlurmRelease introduced_in(TopologyForm form) {
+  switch (form) {
+    case TopologyForm::TreeConf: return {17, 2};
+    case TopologyForm::BlockConf: return {23, 11};
+    case TopologyForm::BlockSizes: return {24, 5};
+    case TopologyForm::Yaml: return {25, 5};
+    case TopologyForm::PartitionTopology: return {25, 5};
+  }
+  return {};
+}
+
+const char* describe(TopologyForm form) {
+  switch (form) {
+    case TopologyForm::TreeConf: return "topology.conf for topology/tree";
+    case TopologyForm::BlockConf: return "topology/block";
+    case TopologyForm::BlockSizes: return "BlockSizes=";
+    case TopologyForm::Yaml: return "topology.yaml";
+    case TopologyForm::PartitionTopology: return "a partition's Topology=";
+  }
+  return "?";
+}
+
+void require_release(SlurmRelease have, TopologyForm form, const std::string& where, const std::string& how) {
+  const SlurmRelease added = introduced_in(form);
+  if (have >= added) return;
+  throw InputError(where, 0,
+                   std::string(describe(form)) + " needs Slurm " + to_string(added) + " or later (added in " +
+                       to_string(added) + "); the files are for Slurm " + to_string(have) + " (" + how + ")");
+}
+
+bool blocks_may_have_gaps(SlurmRelease v) { return v >= SlurmRelease{25, 5}; }
+
 SlurmVersion parse_slurm_version(const std::string& text) {
   // Any release the admin runs maps to the newest modelled behaviour at or before it: 23.02
   // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later (24.11, 25.05).

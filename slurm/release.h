@@ -17,7 +17,11 @@ struct SlurmRelease {
 SlurmRelease parse_slurm_release(std::string_view text);
 std::string to_string(SlurmRelease v);
 
-// How a version checks a GPU's Cores= (slurm.md), violations drain the node:
+// How a version checks a GPU's Cores= (slurm.md), violations drain the node. Measured with
+// Debian's packages: a GPU's own cores (ipa20's GPU 0: Cores=42-55 of socket 0-55) pass
+// `slurmd -G` of 24.11.5 and 26.05.5, but slurmctld of those releases refuses the node at
+// registration, so from 24.11 slurmtopo widens to whole sockets (and says so in a note);
+// 22.05 (the host's slurmd and slurmctld) takes them as they are.
 enum class CoreRule {
   AsIs,            // up to 24.05: any list within the node's cores
   WholeSockets,    // 24.11–25.05: each socket fully covered or not at all
@@ -25,6 +29,23 @@ enum class CoreRule {
 };
 CoreRule core_rule(SlurmRelease v);
 const char* describe(CoreRule rule);
+
+// The topology forms slurmctld reads, and the release that added each (slurm.md):
+enum class TopologyForm {
+  TreeConf,           // topology.conf SwitchName= lines (topology/tree): every supported release
+  BlockConf,          // topology.conf BlockName= lines (topology/block): 23.11
+  BlockSizes,         // BlockSizes= (23.11 had BlockLevels=): 24.05
+  Yaml,               // topology.yaml, several topologies, cluster_default: 25.05
+  PartitionTopology,  // PartitionName=... Topology=NAME: 25.05, with topology.yaml
+};
+SlurmRelease introduced_in(TopologyForm form);
+const char* describe(TopologyForm form);
+// Throws InputError(where, 0, "<form> needs Slurm <release> or later (added in <release>); the
+// files are for Slurm <have> (<how>)") when `have` cannot read `form`; `how` says where `have`
+// came from ("--slurm-version 22.05", "scontrol --version: slurm 22.05.8").
+void require_release(SlurmRelease have, TopologyForm form, const std::string& where, const std::string& how);
+// Before 25.05 every block needs at least the base block size of nodes; 25.05 permits gaps.
+bool blocks_may_have_gaps(SlurmRelease v);
 
 // Node selection (select/cons_tres) as it differs between releases, each value named for the
 // release that introduced its rule (docs/placement.md; tested against real slurmctld 22.05,

@@ -7,8 +7,10 @@
 //   gres_conf.h       gres.conf and NodeName= attributes as slurmd reads them
 //   topology_conf.h   topology.conf for topology/tree
 //   block_topology.h  topology.conf for topology/block (BlockName=, BlockSizes=)
-//   topology_file.h   either, recognised by content
+//   topology_yaml.h   topology.yaml (25.05+): several tree/block/flat topologies
+//   topology_file.h   any of them, recognised by content
 //   release.h         releases (YY.MM) and every rule known to differ between them
+//   installed_release.h  the release `scontrol --version` reports, the default target
 //   time_string.h     Slurm's time strings
 #pragma once
 
@@ -16,6 +18,7 @@
 #include "slurm/config_lines.h"
 #include "slurm/gres_conf.h"
 #include "slurm/hostlist.h"
+#include "slurm/installed_release.h"
 #include "slurm/node_names.h"
 #include "slurm/ranges.h"
 #include "slurm/release.h"
@@ -23,3 +26,4 @@
 #include "slurm/time_string.h"
 #include "slurm/topology_conf.h"
 #include "slurm/topology_file.h"
+#include "slurm/topology_yaml.h"

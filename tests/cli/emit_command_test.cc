@@ -231,3 +231,109 @@ TEST_CASE("emit topology: partial hosts warn with the hint; storage hosts are le
   CHECK(r.output.find("dgx[001-004]") == std::string::npos);  // dgx001 is not with the compute hosts
   CHECK(r.output.find("dgx001") != std::string::npos);
 }
+
+namespace {
+const char* kUuidA = "5e797fc6-0f46-421a-8724-0e102c0f723c";
+const char* kUuidB = "5e797fc6-0f46-421a-8724-0e102c0f721e";
+std::string domains(const std::string& extra = "") {
+  return std::string("gpu001: ") + kUuidA + "\ngpu002: " + kUuidA + "\ngpu003: " + kUuidB + "\ngpu004: " + kUuidB + "\n" + extra;
+}
+}  // namespace
+
+TEST_CASE("emit topology: a form the release cannot read is refused naming the release that added it") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  Run r = run("emit topology --fabric " + fabric + " --format yaml --slurm-version 22.05 -o " + s.path("topology.yaml"));
+  CHECK(r.code == 2);
+  CHECK(r.output == "slurmtopo: --format yaml: topology.yaml needs Slurm 25.05 or later (added in 25.05); the files are "
+                    "for Slurm 22.05 (--slurm-version 22.05)\n");
+  CHECK_FALSE(s.exists("topology.yaml"));
+  r = run("emit topology --fabric " + fabric + " --plugin block --slurm-version 23.02 -o " + s.path("block.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--plugin block: topology/block needs Slurm 23.11 or later (added in 23.11)") != std::string::npos);
+  CHECK_FALSE(s.exists("block.conf"));
+}
+
+TEST_CASE("emit topology: the header says which release the file is for and how it was chosen") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  Run r = run("emit topology --fabric " + fabric + " --slurm-version 24.11");
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("# for Slurm 24.11 (--slurm-version 24.11)\n") != std::string::npos);
+  r = run("emit topology --fabric " + fabric);
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK((r.output.find("# for Slurm 22.05 (no Slurm installed here, so 22.05)\n") != std::string::npos ||
+         r.output.find(" -V: slurm") != std::string::npos || r.output.find("(scontrol --version: slurm") != std::string::npos));
+}
+
+TEST_CASE("emit topology --plugin block: blocks from the fabric's leaf groups, BlockSizes explained") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  Run r = run("emit topology --fabric " + fabric + " --plugin block --slurm-version 24.11 -o " + s.path("topology.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("(2 blocks)") != std::string::npos);
+  const std::string text = s.read("topology.conf");
+  CHECK(text.find("# blocks: leaf groups of the InfiniBand fabric") != std::string::npos);
+  CHECK(text.find("Nodes=gpu[001-002]\n") != std::string::npos);
+  CHECK(text.find("Nodes=gpu[003-004]\n") != std::string::npos);
+  CHECK(text.find("\nBlockSizes=2,4\n") != std::string::npos);
+  CHECK(text.find("# BlockSizes: base block size 2: the smallest block") != std::string::npos);
+}
+
+TEST_CASE("emit topology --plugin block --nvlink-domains: one block per NVLink domain, with or without a fabric") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string file = s.write("domains.txt", domains());
+  Run r = run("emit topology --nvlink-domains " + file + " --plugin block --slurm-version 24.11 -o " + s.path("a.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  const std::string text = s.read("a.conf");
+  CHECK(text.find(std::string("BlockName=block_") + kUuidA + " Nodes=gpu[001-002]\n") != std::string::npos);
+  CHECK(text.find(std::string("BlockName=block_") + kUuidB + " Nodes=gpu[003-004]\n") != std::string::npos);
+  r = run("emit topology --fabric " + fabric + " --nvlink-domains " + file + " --plugin block --slurm-version 24.11 -o " + s.path("b.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(s.read("b.conf").find(std::string("BlockName=block_") + kUuidA + " Nodes=gpu[001-002]\n") != std::string::npos);
+}
+
+TEST_CASE("emit topology --format yaml: tree, block and flat topologies, --plugin's is cluster_default") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string file = s.write("domains.txt", domains());
+  Run r = run("emit topology --fabric " + fabric + " --nvlink-domains " + file +
+              " --format yaml --plugin block --slurm-version 25.05 -o " + s.path("topology.yaml"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("(3 topologies: tree, block, flat)") != std::string::npos);
+  const std::string text = s.read("topology.yaml");
+  CHECK(text.find("- topology: tree\n  cluster_default: false\n  tree:\n    switches:\n      - switch: leaf01\n        nodes: gpu[001-002]\n") !=
+        std::string::npos);
+  CHECK(text.find("      - switch: spine01\n        children: leaf[01-02]\n") != std::string::npos);
+  CHECK(text.find("- topology: block\n  cluster_default: true\n  block:\n    block_sizes:\n      - 2\n      - 4\n") != std::string::npos);
+  CHECK(text.find("- topology: flat\n  cluster_default: false\n  flat: true\n") != std::string::npos);
+  // Same input, same bytes; and a second write is "unchanged".
+  r = run("emit topology --fabric " + fabric + " --nvlink-domains " + file +
+          " --format yaml --plugin block --slurm-version 25.05 -o " + s.path("topology.yaml"));
+  CHECK(r.code == 0);
+  CHECK(r.output.find("unchanged: ") != std::string::npos);
+}
+
+TEST_CASE("emit topology: NVLink domains naming unknown hosts, or malformed nvidia-smi output, exit 2 and write nothing") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  std::string file = s.write("domains.txt", domains(std::string("gpu099: ") + kUuidB + "\n"));
+  Run r = run("emit topology --fabric " + fabric + " --nvlink-domains " + file + " --plugin block --slurm-version 24.11 -o " +
+              s.path("out.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output == "slurmtopo: " + file +
+                        ":5: host gpu099 is not a node of the cluster (neither in the fabric nor in --nodes/--slurm-conf)\n");
+  std::filesystem::create_directory(s.path("collected"));
+  s.write("collected/gpu001.fabric.csv", std::string(kUuidA) + ", 32766\n");
+  s.write("collected/gpu002.fabric.csv", "Failed to initialize NVML: Driver/library version mismatch\n");
+  r = run("emit topology --nvlink-domains " + s.path("collected") + " --plugin block --slurm-version 24.11 -o " + s.path("out.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output == "slurmtopo: " + s.path("collected/gpu002.fabric.csv") +
+                        ":1: expected `CLUSTER_UUID, CLIQUE_ID` as `nvidia-smi --query-gpu=fabric.clusterUuid,fabric.cliqueId "
+                        "--format=csv,noheader` prints it, got 'Failed to initialize NVML: Driver/library version mismatch'\n");
+  r = run("emit topology --nvlink-domains " + file + " --slurm-version 24.11 -o " + s.path("out.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--nvlink-domains: NVLink domains make blocks: give --plugin block or --format yaml") != std::string::npos);
+  CHECK_FALSE(s.exists("out.conf"));
+}

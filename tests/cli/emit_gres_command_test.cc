@@ -166,3 +166,65 @@ TEST_CASE("inspect --nodes-dir: GPU → NIC → rail → leaf, the miscabled rai
   CHECK(contains(j.output, "\"kind\": \"rail-leaf\""));
   CHECK(run("inspect --json --fabric " + kSamples + "/superpod-4su.topo" + kNodes).output == j.output);
 }
+
+TEST_CASE("emit gres --check: GPU 0 bound to the wrong socket fails, as do Links that differ from the node's") {
+  Scratch s;
+  s.write("xe.json", node_to_json(xe8640_like("gpu001")));
+  const std::string cls = " --node-class 'gpu[001-002]=" + s.path("xe.json") + "' --slurm-version 22.05";
+  REQUIRE(run("emit gres" + cls + " -o " + s.path("gres.conf")).code == 0);
+  std::string bad = s.read("gres.conf");
+  REQUIRE(contains(bad, "File=/dev/nvidia0 Cores=42-55 "));
+  bad.replace(bad.find("File=/dev/nvidia0 Cores=42-55"), 29, "File=/dev/nvidia0 Cores=0-13");
+  s.write("socket.conf", bad);
+  Run r = run("emit gres" + cls + " --check " + s.path("socket.conf"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.output, "socket.conf:5: gpu[001-002]: GPU 0 (File=/dev/nvidia0) Cores=0-13 but the GPU is local to cores "
+                           "42-55: jobs would bind to the wrong cores"));
+  std::string links = s.read("gres.conf");
+  links.replace(links.find("Links=-1,6,6,6"), 14, "Links=-1,2,6,6");
+  s.write("links.conf", links);
+  r = run("emit gres" + cls + " --check " + s.path("links.conf"));
+  CHECK(r.code == 2);
+  CHECK(contains(r.output, "GPU 0 (File=/dev/nvidia0) Links=-1,2,6,6 but the node's NVLink counts are -1,6,6,6"));
+}
+
+TEST_CASE("emit nodes --partition-topology: PartitionName lines with Topology=, only for 25.05+") {
+  Run r = run("emit nodes" + kNodes + " --slurm-version 25.05 --partition-topology gpu=block --partition-topology debug=flat");
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(contains(r.output, "\nPartitionName=gpu Nodes=ALL Topology=block\nPartitionName=debug Nodes=ALL Topology=flat\n"));
+  Run old = run("emit nodes" + kNodes + " --slurm-version 24.11 --partition-topology gpu=block");
+  CHECK(old.code == 2);
+  CHECK(contains(old.output, "slurmtopo: --partition-topology: a partition's Topology= needs Slurm 25.05 or later (added in 25.05)"));
+  Run bad = run("emit nodes" + kNodes + " --slurm-version 25.05 --partition-topology gpu");
+  CHECK(bad.code == 2);
+  CHECK(contains(bad.output, "expected PARTITION=TOPOLOGY (e.g. gpu=block), not \"gpu\""));
+}
+
+TEST_CASE("emit nccl-topo: one NCCL_TOPO_FILE per layout of each class, and the report says which hosts use it") {
+  Scratch s;
+  Run r = run("emit nccl-topo" + kNodes + " --out " + s.path("nccl"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  // dgx010's crossed rails are names, not PCIe: one file for the class.
+  CHECK(contains(r.output, "dgx[001-064]: NCCL_TOPO_FILE=" + s.path("nccl") + "/dgx001.xml\n"));
+  const std::string text = s.read("nccl/dgx001.xml");
+  CHECK(contains(text, "Set NCCL_TOPO_FILE=" + s.path("nccl") + "/dgx001.xml in the jobs' environment on those nodes."));
+  CHECK(contains(text, "<system version=\"1\">\n"));
+  Run again = run("emit nccl-topo" + kNodes + " --out " + s.path("nccl"));
+  CHECK(contains(again.output, "unchanged: " + s.path("nccl") + "/dgx001.xml"));
+  Run bad = run("emit nccl-topo --nodes-dir " + s.path("nowhere") + " --out " + s.path("nccl2"));
+  CHECK(bad.code == 2);
+  CHECK_FALSE(std::filesystem::exists(s.path("nccl2")));
+}
+
+TEST_CASE("emit nccl-topo: a host of the class whose NIC sits on another switch gets its own file") {
+  Scratch s;
+  NodeInventory a = xe8640_like("gpu001"), b = xe8640_like("gpu002");
+  for (auto& c : b.gpu_nic[0]) c = PathClass::SYS;  // GPU 0's NIC moved off its switch
+  s.write("gpu001.json", node_to_json(a));
+  s.write("gpu002.json", node_to_json(b));
+  Run r = run("emit nccl-topo --nodes-dir " + s.path("") + " --out " + s.path("nccl"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(contains(r.output, "gpu001: NCCL_TOPO_FILE=" + s.path("nccl") + "/gpu001.xml\n"));
+  CHECK(contains(r.output, "gpu002: NCCL_TOPO_FILE=" + s.path("nccl") + "/gpu002.xml\n"));
+  CHECK(contains(s.read("nccl/gpu002.xml"), "NCCL topology for gpu002 (of class gpu[001-002])"));
+}

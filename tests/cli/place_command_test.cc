@@ -74,3 +74,40 @@ TEST_CASE("place: without a topology, consecutive best fit") {
   CHECK(r.code == 0);
   CHECK(r.output == "n[4-6]\n");
 }
+
+TEST_CASE("place: a topology.yaml places by its cluster_default topology, the same as the file it stands for") {
+  Scratch s;
+  const std::string conf = s.write("topology.conf", kTree);
+  const std::string yaml = s.write("topology.yaml", R"(---
+- topology: tree
+  cluster_default: true
+  tree:
+    switches:
+      - switch: l1
+        nodes: n[1-4]
+      - switch: l2
+        nodes: n[5-8]
+      - switch: l3
+        nodes: n[9-12]
+      - switch: l4
+        nodes: n[13-16]
+      - switch: a1
+        children: l[1-2]
+      - switch: a2
+        children: l[3-4]
+      - switch: root
+        children: a[1-2]
+- topology: flat
+  cluster_default: false
+  flat: true
+)");
+  const std::string job = " --nodes 'n[1-16]' -N 6 --busy 'n[5-7]' --exclusive";
+  Run a = run("place --topology " + conf + job), b = run("place --topology " + yaml + job);
+  CHECK(a.code == 0);
+  CHECK(b.code == 0);
+  CHECK(b.output == a.output);
+  s.write("typo.yaml", "- topology: t\n  tree:\n    switches:\n      - switch: l1\n        nodez: n[1-4]\n");
+  Run bad = run("place --topology " + s.path("typo.yaml") + job);
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("typo.yaml:5: unknown key `nodez`") != std::string::npos);
+}

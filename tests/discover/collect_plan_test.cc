@@ -6,8 +6,12 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
+#include "base/files.h"
 #include "discover/node_set.h"
+#include "discover/nvlink_domains.h"
 #include "tests/discover/hwloc_test_support.h"
 #include "tests/skip.h"
 
@@ -112,4 +116,43 @@ TEST_CASE("the collect task, run here as Slurm would run it on a node") {
   REQUIRE(set.nodes.size() == 1);
   CHECK(set.nodes[0].hostname == "testnode1");
   CHECK(set.nodes[0].cores_per_socket >= 1);
+}
+
+TEST_CASE("collect's task, run by /bin/sh: the hwloc export and, where nvidia-smi exists, the NVLink fabric report") {
+  char tmpl[] = "/tmp/slurmtopo-collect-XXXXXX";
+  const std::filesystem::path dir = mkdtemp(tmpl);
+  std::filesystem::create_directories(dir / "bin");
+  std::filesystem::create_directories(dir / "out");
+  auto tool = [&](const std::string& name, const std::string& body) {
+    std::ofstream(dir / "bin" / name) << "#!/bin/sh\n" << body;
+    std::filesystem::permissions(dir / "bin" / name, std::filesystem::perms::owner_all);
+  };
+  // Stand-ins that write what the real tools write: lstopo the file named last, nvidia-smi
+  // one CSV line per GPU.
+  tool("lstopo-no-graphics", "for a; do last=\"$a\"; done; echo '<topology/>' > \"$last\"\n");
+  tool("nvidia-smi", "echo '5e797fc6-0f46-421a-8724-0e102c0f723c, 32766'\necho '5e797fc6-0f46-421a-8724-0e102c0f723c, 32766'\n");
+  CollectRequest r;
+  r.nodes = "n7";
+  r.out_dir = (dir / "out").string();
+  const CollectPlan p = plan_collect(r);
+  const size_t n = p.srun_argv.size();
+  auto task = [&] {
+    std::string cmd = "PATH=" + shell_quote((dir / "bin").string()) + ":/usr/bin:/bin SLURMD_NODENAME=n7";
+    for (size_t i = n - 5; i < n; ++i) cmd += " " + shell_quote(p.srun_argv[i]);
+    return std::system(cmd.c_str());
+  };
+  REQUIRE(task() == 0);
+  CHECK(std::filesystem::exists(p.expected_files[0]));
+  REQUIRE(p.fabric_files == std::vector<std::string>{r.out_dir + "/n7.fabric.csv"});
+  const auto gpus = parse_nvidia_smi_fabric(read_file(p.fabric_files[0]), p.fabric_files[0]);
+  CHECK(gpus.size() == 2);
+  // A failing nvidia-smi leaves no report (and no temp file), and the export still counts.
+  std::filesystem::remove(p.fabric_files[0]);
+  tool("nvidia-smi", "echo 'Field \"fabric.clusterUuid\" is not a valid field to query.' >&2\nexit 2\n");
+  CHECK(task() == 0);
+  CHECK_FALSE(std::filesystem::exists(p.fabric_files[0]));
+  size_t left = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "out")) left += e.path().string().find(".tmp.") != std::string::npos;
+  CHECK(left == 0);
+  std::filesystem::remove_all(dir);
 }

@@ -84,3 +84,30 @@ TEST_CASE("node lines: no GPUs, no GresTypes and no Gres=") {
   CHECK(text.find("Gres=") == std::string::npos);
   CHECK(text.find("NCCL_IB_HCA") == std::string::npos);
 }
+
+TEST_CASE("NCCL_IB_HCA: an Ethernet port on a host with InfiniBand rails is never listed") {
+  NodeInventory n = dgx_like("dgx001", 0, 4);
+  // A RoCE storage port on GPU 1's own PCIe switch (PIX), its IB rail one step further (NODE).
+  RdmaNic eth = n.nics[1];
+  eth.name = "mlx5_bond_0";
+  eth.link_layer = "Ethernet";
+  n.nics.push_back(eth);
+  for (size_t g = 0; g < n.gpu_nic.size(); ++g) n.gpu_nic[g].push_back(g == 1 ? PathClass::PIX : PathClass::SYS);
+  n.gpu_nic[1][1] = PathClass::NODE;
+  const NodeLine l = node_line_for_class({&n}, "dgx001");
+  CHECK(l.nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"});
+  // A RoCE-only host: its Ethernet ports are the rails.
+  NodeInventory roce = dgx_like("r1", 0, 2);
+  for (auto& nic : roce.nics) nic.link_layer = "Ethernet";
+  CHECK(node_line_for_class({&roce}, "r1").nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_1"});
+}
+
+TEST_CASE("NCCL_IB_HCA comment: the layout most hosts of the class have, and which hosts differ") {
+  NodeInventory odd = dgx_like("dgx001", 0, 4), b = dgx_like("dgx002", 1, 4), c = dgx_like("dgx003", 2, 4);
+  std::swap(odd.nics[2].name, odd.nics[3].name);  // the class's model is the odd host
+  const NodeLine l = node_line_for_class({&odd, &b, &c}, "dgx[001-003]");
+  CHECK(l.nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"});
+  const std::string text = render_node_lines({l}, {"", "22.05"});
+  CHECK(text.find("# dgx[001-003]: NCCL_IB_HCA==mlx5_0,mlx5_1,mlx5_2,mlx5_3  (nearest rail NIC of each GPU, in GPU order; "
+                  "the layout of 2 of 3 hosts; dgx001 differs)\n") != std::string::npos);
+}

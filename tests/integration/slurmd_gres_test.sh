@@ -159,6 +159,19 @@ negative_controls() { # CASE_DIR NODE NODE_JSON
   else
     fail "control" "thread ids in Cores=: slurmd said: $(grep -i error <<<"$out" | head -n 2)"
   fi
+  # GPU 0 bound to the other socket's cores: well-formed, so slurmd takes it; the check compares
+  # it with the export and refuses.
+  printf '%s\n' "$good" | sed '0,/ Cores=[0-9][0-9-]*/s// Cores=56-69/' >"$d/env/gres.conf"
+  out=$(slurmd -G -N "$node" -f "$SLURM_CONF" 2>&1)
+  local check
+  check=$("$SLURMTOPO" emit gres --node-class "$node=$json" --check "$d/env/gres.conf" 2>&1)
+  if ! grep -Eiq 'error|fatal' <<<"$out" && grep -q 'Index=0 .*Cores=56-69' <<<"$out" &&
+     grep -q 'GPU 0 (File=[^)]*) Cores=56-69 but the GPU is local to cores' <<<"$check"; then
+    pass "control: GPU 0 on the wrong socket: slurmd -G takes it, slurmtopo's check refuses it" \
+      "$(grep -m1 -o 'GPU 0 (File=[^)]*) Cores=56-69 but the GPU is local to cores [0-9,-]*' <<<"$check")"
+  else
+    fail "control" "wrong socket: slurmd said '$(grep 'Index=0 ' <<<"$out")', slurmtopo said: $check"
+  fi
   printf '%s\n' "$good" >"$d/env/gres.conf"
 }
 
