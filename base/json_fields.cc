@@ -17,10 +17,12 @@ JsonFields::JsonFields(const json& object, json::json_pointer at, std::initializ
                        bool all_required)
     : object_(object), at_(std::move(at)) {
   if (!object_.is_object()) throw JsonSchemaError{at_, "an object"};
-  for (const auto& [key, value] : object_.items())
+  for (const auto& item : object_.items()) {
+    const std::string& key = item.key();
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; }))
       throw JsonSchemaError{at_ / key,
                             "only the keys of format version " + std::to_string(version) + ", not \"" + key + "\""};
+  }
   if (all_required)
     for (const char* k : keys)
       if (!object_.contains(k)) throw JsonSchemaError{at_, "the key " + quoted(k)};

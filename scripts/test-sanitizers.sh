@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 seconds=${FUZZ_SECONDS:-10}
 build=build-sanitize
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DSLURMTOPO_FUZZ=ON
+  -DSLURMTOPO_FUZZ=ON $(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 ninja -C "$build" slurmtopo slurmtopo_tests $(cd fuzz && find . -name '*_fuzzer.cc' -printf '%f\n' | sed 's/\.cc$//')
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1

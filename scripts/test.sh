@@ -7,7 +7,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-cmake -S . -B build -G Ninja
+# ccache, where installed (.ci/run installs it), makes a rebuild of unchanged sources free.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build -G Ninja "${launcher[@]}"
 ninja -C build
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
