@@ -92,6 +92,16 @@ comp=/usr/share/bash-completion/completions/slurmtopo
 out=$(bash -c "source $comp && complete -p slurmtopo && COMP_WORDS=(slurmtopo ap); COMP_CWORD=1; _slurmtopo; echo \"\${COMPREPLY[*]}\"" 2>&1)
 if [[ $out == *"-F _slurmtopo slurmtopo"* && $out == *$'\n'apply ]]; then pass "$name"; else fail "$name" "$out"; fi
 
+name="the example systemd units pass systemd-analyze verify (with the installed man page)"
+if command -v systemd-analyze >/dev/null; then
+  mkdir -p "$WORK/units"
+  cp /usr/share/doc/slurmtopo/examples/systemd/slurmtopo-apply.* "$WORK/units/"
+  out=$(timeout 60 systemd-analyze verify "$WORK/units/slurmtopo-apply.service" "$WORK/units/slurmtopo-apply.timer" 2>&1)
+  if [[ -z $out ]]; then pass "$name"; else fail "$name" "$(head -n 3 <<<"$out" | tr '\n' ' ')"; fi
+else
+  echo "NOTE: systemd-analyze not installed; units not verified"
+fi
+
 name="apt-get purge leaves nothing behind"
 if ! DEBIAN_FRONTEND=noninteractive apt-get purge -y slurmtopo >"$WORK/purge.log" 2>&1; then
   fail "$name" "$(tail -n 3 "$WORK/purge.log" | tr '\n' ' ')"
