@@ -70,13 +70,7 @@ void add_apply_command(CLI::App& app) {
     for (const auto& w : o->what) (w == "gres" ? r.gres : r.topology) = true;
     r.node_sources = o->nodes.sources;
     r.command = command_line(*o);
-    ApplyResult result;
-    try {
-      result = apply(r, *make_scontrol(r.slurm_conf));
-    } catch (const InputError& e) {
-      result.outcome = ApplyOutcome::Refused;
-      result.reason = e.what();
-    }
+    const ApplyResult result = apply(r, *make_scontrol(r.slurm_conf));
     report_apply(result, o->json, std::cout, std::cerr);
     if (!o->textfile.empty())
       write_apply_textfile(o->textfile, result,

@@ -118,7 +118,13 @@ void add_help_commands(CLI::App& app) {
   auto words = std::make_shared<std::vector<std::string>>();
   CLI::App* help = app.add_subcommand("help", "Print the help of a command: slurmtopo help emit topology");
   help->add_option("command", *words, "the command, as typed after slurmtopo");
-  help->callback([&app, words] { std::cout << find_command(app, *words)->help(); });
+  help->callback([&app, words] {
+    // What `slurmtopo WORDS... --help` prints (CLI11's formatter, the same usage line).
+    CLI::App* target = find_command(app, *words);
+    std::string name = app.get_name();
+    for (const auto& w : *words) name += " " + w;
+    std::cout << target->get_formatter()->make_help(target, name, CLI::AppFormatMode::Normal);
+  });
 
   auto shell = std::make_shared<std::string>();
   CLI::App* completion = app.add_subcommand("completion", "Print the shell completion script (bash)");

@@ -1,6 +1,7 @@
 // `slurmtopo simulate`: what a placement costs a collective, per message size, and what
 // limits it; `--compare` puts two placements side by side. Options → run_simulation
 // (simulate/collective/simulation.h) → simulate_report (report/simulate_report.h).
+#include <cctype>
 #include <iostream>
 #include <memory>
 
@@ -44,6 +45,16 @@ void run(const Options& o) {
   std::cout << simulate_report(run_simulation(r), o.json);
 }
 
+// The value in lower case, so the library's own check (and its message) sees it as typed.
+CLI::Validator lower_case() {
+  return CLI::Validator(
+      [](std::string& value) {
+        for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return std::string();
+      },
+      "", "lower case");
+}
+
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
@@ -67,10 +78,10 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   // Any case, as NCCL_ALGO takes them ("Ring", "NVLSTree").
   cmd->add_option("--algo", o->algo, "auto (as NCCL chooses), ring, tree, nvls or nvlstree")
-      ->transform(CLI::IsMember({"auto", "ring", "tree", "nvls", "nvlstree"}, CLI::ignore_case))
+      ->transform(lower_case())
       ->capture_default_str();
   cmd->add_option("--collective", o->collective, "allreduce, reducescatter, allgather or broadcast")
-      ->transform(CLI::IsMember({"allreduce", "reducescatter", "allgather", "broadcast"}, CLI::ignore_case))
+      ->transform(lower_case())
       ->capture_default_str();
   cmd->add_option("--routing", o->routing,
                   "lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree or adaptive")

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "base/version.h"
+
 namespace slurmtopo {
 namespace {
 
@@ -95,7 +97,8 @@ class DumpWriter {
   }
 
   void write() {
-    out_ << "#\n# Topology file: written by slurmtopo for fabric \"" << Description{fabric_.name} << "\"\n#\n";
+    out_ << "#\n# Topology file: written by slurmtopo " << slurmtopo_version() << " for fabric \"" << Description{fabric_.name}
+         << "\"\n#\n";
     // Partial-sweep notes have no ibnetdiscover line of their own; keep them for a reader.
     for (const auto& note : fabric_.partial) out_ << "# partial: " << Description{note} << '\n';
     for (NodeKind kind : {NodeKind::Switch, NodeKind::Ca, NodeKind::Router})

@@ -114,9 +114,49 @@ std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected
   return "";
 }
 
+// The lines of `next` that `previous` lacks ("+ ...") and the other way round ("- ..."), in
+// file order: enough to see what a gres.conf change is.
+std::vector<std::string> line_changes(const std::string& previous, const std::string& next) {
+  auto split = [](const std::string& t) {
+    std::vector<std::string> lines;
+    size_t at = 0;
+    while (at < t.size()) {
+      size_t nl = t.find('\n', at);
+      if (nl == std::string::npos) nl = t.size();
+      if (nl > at && t[at] != '#') lines.push_back(t.substr(at, nl - at));
+      at = nl + 1;
+    }
+    return lines;
+  };
+  const std::vector<std::string> a = split(previous), b = split(next);
+  const std::set<std::string> in_a(a.begin(), a.end()), in_b(b.begin(), b.end());
+  std::vector<std::string> out;
+  for (const auto& l : a)
+    if (!in_b.count(l)) out.push_back("- " + l);
+  for (const auto& l : b)
+    if (!in_a.count(l)) out.push_back("+ " + l);
+  return out;
+}
+
+ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm);
+
 }  // namespace
 
 ApplyResult apply(const ApplyRequest& r, SlurmControl& slurm) {
+  try {
+    return apply_locked(r, slurm);
+  } catch (const InputError& e) {
+    // Bad input (a fabric, slurm.conf or node file that cannot be read): nothing was changed.
+    ApplyResult out;
+    out.outcome = ApplyOutcome::Refused;
+    out.reason = e.what();
+    return out;
+  }
+}
+
+namespace {
+
+ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
   ApplyResult out;
   const fs::path conf(r.slurm_conf);
   const fs::path dir = conf.has_parent_path() ? conf.parent_path() : fs::path(".");
@@ -192,7 +232,7 @@ ApplyResult apply(const ApplyRequest& r, SlurmControl& slurm) {
     p.text = e.plan.gres_text;
     p.existed = read_file_if_exists(p.file.path, p.previous);
     p.file.changed = !p.existed || p.previous != p.text;
-    if (p.file.changed) p.file.diff.push_back(p.existed ? "gres.conf changes" : "gres.conf is new");
+    if (p.file.changed) p.file.diff = line_changes(p.previous, p.text);
     planned.push_back(std::move(p));
   }
 
@@ -284,5 +324,7 @@ ApplyResult apply(const ApplyRequest& r, SlurmControl& slurm) {
   fs::remove(pending_path);
   return out;
 }
+
+}  // namespace
 
 }  // namespace slurmtopo

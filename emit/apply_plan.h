@@ -61,7 +61,7 @@ struct ApplyResult {
   int exit_code() const;
 };
 
-// Throws InputError only for unreadable input (exit 2); every other outcome is in the result.
+// Every outcome is in the result; unreadable input is Refused with the InputError's file:line.
 ApplyResult apply(const ApplyRequest& request, SlurmControl& slurm);
 
 }  // namespace slurmtopo

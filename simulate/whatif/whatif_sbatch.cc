@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/input_error.h"
+#include "base/version.h"
 
 namespace slurmtopo {
 
@@ -69,7 +70,7 @@ std::string script(const WhatifArguments& o, int shards, bool json, const std::s
                                 " -o \"$out." + (json ? "json" : "txt") + "\"";
   std::string s;
   s += "#!/bin/bash\n";
-  s += "# slurmtopo whatif in " + n + " shards through Slurm, then merged. Run it with bash (not sbatch):\n";
+  s += "# slurmtopo " + slurmtopo_version() + " whatif in " + n + " shards through Slurm, then merged. Run it with bash (not sbatch):\n";
   s += "# it submits a job array of " + n + " tasks and a merge job that waits for them. The result is\n";
   s += "# $WHATIF_OUT." + std::string(json ? "json" : "txt") +
        " (default whatif." + (json ? "json" : "txt") + ") in the directory it is run from.\n";

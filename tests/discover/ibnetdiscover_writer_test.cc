@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "base/version.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "tests/skip.h"
@@ -105,7 +106,7 @@ TEST_CASE("ibnetdiscover writer: layout, order and unknowns") {
   };
   normalize(f);
   const std::string want =
-      "#\n# Topology file: written by slurmtopo for fabric \"tiny\"\n#\n"
+      "#\n# Topology file: written by slurmtopo " + slurmtopo_version() + " for fabric \"tiny\"\n#\n"
       "# partial: x.topo:1: the sweep reported an error: umad timeout\n"
       "\nvendid=0x2c9\ndevid=0xd2f2\nsysimgguid=0x20\nswitchguid=0x20(20)\n"
       "Switch\t65 \"S-0000000000000020\"\t\t# \"MF0;leaf01:MQM9700/U1\" enhanced port 0 lid 1 lmc 0\n"

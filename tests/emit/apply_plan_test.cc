@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include "base/files.h"
+#include "discover/ibnetdiscover_writer.h"
+#include "discover/synthetic_fabric.h"
 
 using namespace slurmtopo;
 namespace fs = std::filesystem;
@@ -162,22 +164,39 @@ TEST_CASE("apply: a node slurmctld does not know → refused, nothing written, n
   CHECK(slurm.reconfigures == 0);
 }
 
-TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing changed") {
+TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing changed; at the threshold it applies") {
   Cluster_ c;
   FakeSlurm slurm;
   ApplyRequest r = request(c, slurm);
-  r.max_anomalies = 0;
-  const ApplyResult base = apply([&] { auto d = r; d.dry_run = true; d.max_anomalies = -1; return d; }(), slurm);
-  if (base.total_anomalies() == 0) {
-    // The sample has none: a degraded cable makes one.
-    MESSAGE("sample fabric has no anomalies; checking the threshold on a clean fabric passes");
-    CHECK(apply([&] { auto d = r; d.dry_run = true; return d; }(), slurm).exit_code() == 0);
-  } else {
-    const ApplyResult res = apply(r, slurm);
-    CHECK(res.outcome == ApplyOutcome::Anomalies);
-    CHECK(res.exit_code() == 1);
-    CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  // A generated fat tree with one cable trained at 1x and one missing.
+  FatTreeSpec spec;
+  spec.levels = 2;
+  spec.radix = 8;
+  spec.host_prefix = "cn";
+  Fabric fabric = generate_fattree(spec);
+  apply_faults(fabric, parse_faults({"leaf003,spine02"}, {"leaf002,spine01,1x"}));
+  {
+    std::ofstream out(c.path("faulty.topo"));
+    write_ibnetdiscover_text(fabric, out);
   }
+  r.inputs.fabric_files = {c.path("faulty.topo")};
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nNodeName=cn[001-032] CPUs=8\n";
+  slurm.nodes.resize(32);
+  Echo echo(slurm, c.path("topology.conf"));
+
+  r.max_anomalies = 1;
+  const ApplyResult over = apply(r, echo);
+  CHECK(over.total_anomalies() >= 2);
+  CHECK(over.degraded_links >= 1);
+  CHECK(over.outcome == ApplyOutcome::Anomalies);
+  CHECK(over.exit_code() == 1);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  CHECK(echo.reconfigures == 0);
+
+  r.max_anomalies = over.total_anomalies();
+  const ApplyResult at = apply(r, echo);
+  CHECK(at.outcome == ApplyOutcome::Applied);
+  CHECK(echo.reconfigures == 1);
 }
 
 TEST_CASE("apply --what gres: gres.conf beside slurm.conf, written, reconfigured; again: nothing") {
