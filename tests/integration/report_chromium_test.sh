@@ -123,7 +123,7 @@ grep -q "<div class=\"verdict $verdict\" role=\"status\" id=\"overall-verdict\">
 checks=$(jq '.checks | length' "$WORK/report.json")
 (( $(grep -o 'data-check="' "$dom" | wc -l) == checks )) || fail "expected $checks check rows"
 grep -q '<svg id="fabric-drawing"' "$dom" || fail "no fabric drawing"
-boxes=$(grep -o '<g class="box' "$dom" | wc -l)
+boxes=$(grep -o 'data-level=' "$dom" | wc -l)
 flagged=$(grep -o '<g class="box has-findings"' "$dom" | wc -l)
 (( boxes >= 5 && flagged >= 4 )) || fail "the drawing has $boxes boxes, $flagged with findings (expected ≥ 5 and ≥ 4)"
 grep -q '<svg id="busbw-chart"' "$dom" || fail "no busbw chart"
