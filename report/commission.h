@@ -29,7 +29,7 @@ struct CommissionRequest {
   std::string topology;       // --topology: the topology.conf in service
   std::string profile;        // --profile: hardware for the predictions (else from the nodes)
   std::string baseline;       // --baseline: an earlier report's JSON
-  std::string slurm_version = "23.11";  // --slurm-version: the rules gres.conf is checked by
+  std::string slurm_version = "22.05";  // --slurm-version: the rules gres.conf is checked by (as emit gres)
   std::string command;        // how the report was made (shown, and in the emitted headers)
 };
 
