@@ -7,8 +7,12 @@
 //   commission_checks.cc    the checks and their verdicts; the exit code
 //   commission_drawing.cc   the fabric aggregated per group and level, anomalies placed on it
 //   commission_links.cc     link health: per leaf capacity down and up, uplinks against peers
+//   commission_nodes.cc     per node class: the GPU↔NIC matrix, nearest NICs, NCCL_IB_HCA
+//   commission_performance.cc  busbw curves and packed against spread, from predict()
+//   commission_names.cc     the switch and host names a finding mentions
 //   commission_baseline.cc  what changed since an earlier report's JSON
 //   commission_json.cc, commission_markdown.cc, commission_html*.cc   the renderings
+//   commission_write.cc     every rendering written atomically, the verdict lines
 // The JSON schema: docs/report-json.md.
 #pragma once
 
@@ -29,7 +33,7 @@ struct CommissionRequest {
   std::string topology;       // --topology: the topology.conf in service
   std::string profile;        // --profile: hardware for the predictions (else from the nodes)
   std::string baseline;       // --baseline: an earlier report's JSON
-  std::string slurm_version = "23.11";  // --slurm-version: the rules gres.conf is checked by
+  std::string slurm_version = "22.05";  // --slurm-version: the rules gres.conf is checked by (as emit gres)
   std::string command;        // how the report was made (shown, and in the emitted headers)
 };
 

@@ -70,8 +70,10 @@ BaselineDiff diff_baseline(const BaselineFacts& old, const CommissionReport& now
     after.insert(now.findings[i].key());
     (before.count(now.findings[i].key()) ? d.still_open : d.new_findings).push_back(i);
   }
+  // A node finding is fixed only when the nodes were looked at again.
+  const bool nodes_now = !now.classes.empty();
   for (const auto& f : old.findings)
-    if (!after.count(f.key())) d.fixed.push_back(f);
+    if (!after.count(f.key()) && (nodes_now || f.source != "nodes")) d.fixed.push_back(f);
   d.hosts_added = minus(now.hosts, old.hosts);
   d.hosts_gone = minus(old.hosts, now.hosts);
   d.cables_added = minus(now.cables, old.cables);

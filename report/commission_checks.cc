@@ -89,7 +89,9 @@ void decide_checks(CommissionReport& r) {
   if (!r.topology_in_service.empty()) {
     Check c{"slurm.in-service", "the topology.conf in service (" + r.topology_in_service + ") matches the fabric", "",
             r.topology_diff.empty() ? Verdict::Pass : Verdict::Warn, static_cast<int>(r.topology_diff.size())};
-    c.found = r.topology_diff.empty() ? "no difference" : std::to_string(r.topology_diff.size()) + " differences";
+    c.found = r.topology_diff.empty() ? "no difference"
+                                     : std::to_string(r.topology_diff.size()) +
+                                           (r.topology_diff.size() == 1 ? " difference" : " differences");
     r.checks.push_back(std::move(c));
   }
   if (r.baseline) {

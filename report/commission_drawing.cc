@@ -17,27 +17,50 @@ Drawing plan_drawing(const Cluster& c, const SlurmTree& tree, const std::vector<
   for (const auto& s : tree.switches) top = std::max(top, s.level);
   std::vector<std::vector<int>> by_level(top);
   for (int i = 0; i < static_cast<int>(tree.switches.size()); ++i) by_level[tree.switches[i].level - 1].push_back(i);
-  // Slurm switch → flattened box index.
+  // Runs of switches per level, from the top down: a run never mixes switches under different
+  // boxes of the level above (children stay under their parent), and runs are as short as
+  // keep the level within kDrawingBoxes.
+  std::vector<int> parent(tree.switches.size(), -1);
+  for (int i = 0; i < static_cast<int>(tree.switches.size()); ++i)
+    for (int ch : tree.switches[i].children) parent[ch] = i;
+  std::vector<std::vector<std::vector<int>>> runs(top);
+  std::vector<int> run_of(tree.switches.size(), -1);
+  for (int l = top - 1; l >= 0; --l) {
+    auto key = [&](int id) { return parent[id] >= 0 ? run_of[parent[id]] : -1; };
+    std::vector<int> ids = by_level[l];
+    std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) { return key(a) < key(b); });
+    for (size_t per = std::max<size_t>(1, (ids.size() + kDrawingBoxes - 1) / kDrawingBoxes);; ++per) {
+      std::vector<std::vector<int>> r;
+      for (int id : ids) {
+        if (r.empty() || r.back().size() == per || key(r.back().front()) != key(id)) r.emplace_back();
+        r.back().push_back(id);
+      }
+      if (r.size() <= static_cast<size_t>(kDrawingBoxes) || per >= ids.size()) {
+        runs[l] = std::move(r);
+        break;
+      }
+    }
+    for (size_t k = 0; k < runs[l].size(); ++k)
+      for (int id : runs[l][k]) run_of[id] = static_cast<int>(k);
+  }
+  // Slurm switch → flattened box index (leaves first).
   std::vector<int> box_of(tree.switches.size(), -1);
   int flat = 0;
   for (int l = 0; l < top; ++l) {
-    const auto& ids = by_level[l];
-    const size_t per_box = (ids.size() + kDrawingBoxes - 1) / kDrawingBoxes;
     d.box_base.push_back(flat);
     std::vector<DrawingBox> boxes;
-    for (size_t k = 0; k < ids.size(); k += std::max<size_t>(per_box, 1)) {
-      const size_t end = std::min(ids.size(), k + std::max<size_t>(per_box, 1));
+    for (const auto& run : runs[l]) {
       DrawingBox b;
       b.level = l + 1;
-      b.members = static_cast<int>(end - k);
-      const SlurmSwitch& first = tree.switches[ids[k]];
-      b.label = b.members == 1 ? first.name : first.name + " … " + tree.switches[ids[end - 1]].name;
+      b.members = static_cast<int>(run.size());
+      const SlurmSwitch& first = tree.switches[run.front()];
+      b.label = b.members == 1 ? first.name : first.name + " … " + tree.switches[run.back()].name;
       int fabric_switches = 0;
-      for (size_t m = k; m < end; ++m) {
-        const SlurmSwitch& s = tree.switches[ids[m]];
-        b.hosts += static_cast<int>(s.nodes.size());
-        fabric_switches += static_cast<int>(s.members.size());
-        box_of[ids[m]] = flat + static_cast<int>(boxes.size());
+      for (int id : run) {
+        const SlurmSwitch& sw = tree.switches[id];
+        b.hosts += static_cast<int>(sw.nodes.size());
+        fabric_switches += static_cast<int>(sw.members.size());
+        box_of[id] = flat + static_cast<int>(boxes.size());
       }
       b.detail = b.label + ": " + (l == 0 ? std::to_string(b.hosts) + " hosts, " : std::string()) +
                  std::to_string(fabric_switches) + " fabric switches" +

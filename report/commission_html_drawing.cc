@@ -14,7 +14,7 @@ namespace slurmtopo {
 
 namespace {
 
-constexpr double kWidth = 1000, kLevelGap = 120, kTop = 20;
+constexpr double kWidth = 1000, kLevelGap = 80, kTop = 20;
 
 std::string num(double v) {
   char b[32];
@@ -36,18 +36,21 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
     return;
   }
   const int levels = static_cast<int>(d.levels.size());
-  const double box_h = 34;
-  const bool upright_leaves = std::min(150.0, kWidth / d.levels.front().size() - 6) < 60;
-  const double height = kTop + (levels - 1) * kLevelGap + (upright_leaves ? 110 : box_h) + 12;
+  // A level too narrow for its labels gets tall boxes with the label turned upright.
+  auto box_width = [&](int l) { return std::min(150.0, kWidth / d.levels[l].size() - 6); };
+  auto box_height = [&](int l) { return box_width(l) < 60 ? 136.0 : 34.0; };
+  std::vector<double> level_y(levels);
+  double y = kTop;
+  for (int l = levels - 1; l >= 0; --l) {
+    level_y[l] = y;
+    y += box_height(l) + kLevelGap;
+  }
+  const double height = y - kLevelGap + 12;
   std::vector<Geometry> geo;
   for (int l = 0; l < levels; ++l) {
-    const auto& boxes = d.levels[l];
-    const double slot = kWidth / boxes.size();
-    const double w = std::min(150.0, slot - 6);
-    const bool upright = w < 60;
-    const double h = upright ? 110 : box_h;
-    const double y = kTop + (levels - 1 - l) * kLevelGap;
-    for (size_t i = 0; i < boxes.size(); ++i) geo.push_back({slot * i + (slot - w) / 2, y, w, h});
+    const double slot = kWidth / d.levels[l].size();
+    const double w = box_width(l);
+    for (size_t i = 0; i < d.levels[l].size(); ++i) geo.push_back({slot * i + (slot - w) / 2, level_y[l], w, box_height(l)});
   }
   int flagged_boxes = 0;
   for (const auto& l : d.levels)
@@ -92,7 +95,8 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
       std::string label = b.label;
       if (upright)
         out << "<text x=\"" << num(cx) << "\" y=\"" << num(cy) << "\" text-anchor=\"middle\" dominant-baseline=\"middle\""
-            << " transform=\"rotate(-90 " << num(cx) << " " << num(cy) << ")\">" << html_escape(label) << "</text>";
+            << " font-size=\"10\" transform=\"rotate(-90 " << num(cx) << " " << num(cy) << ")\">" << html_escape(label)
+            << "</text>";
       else
         out << "<text x=\"" << num(cx) << "\" y=\"" << num(cy + 4) << "\" text-anchor=\"middle\">"
             << html_escape(label.size() > 22 ? label.substr(0, 21) + "…" : label) << "</text>";

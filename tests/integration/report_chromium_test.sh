@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The samples' commissioning report as a browser shows it: Debian's headless Chromium loads the
-# page from disk with logging on, and the test fails on any console message (the page has no
-# script, so any message is an error: a CSS or SVG parse error, or a resource load, which the
-# page's Content-Security-Policy turns into a console error), on any element that would fetch
-# something (src/href/url() other than data: and #fragments), and unless the rendered DOM holds
-# the verdict, the drawing, every finding of the sample and the chart. It takes a screenshot.
-# First a broken fixture page proves the console check catches a script error and a load.
+# The samples' commissioning report as a browser shows it. Debian's headless Chromium loads the
+# page from disk under the DevTools protocol (--remote-debugging-pipe, driven from bash with
+# jq), and the test fails on any failed resource load (Network.loadingFailed), script
+# exception, console call, or error or warning Chromium logs for the page (Log.entryAdded: CSS
+# problems, Content-Security-Policy violations); on any element that would fetch something
+# (src/href/url() other than data: and #fragments); and unless the rendered DOM (--dump-dom)
+# holds the verdict, the drawing, every finding of the sample and the chart. It takes a
+# screenshot. First a broken fixture page proves the checks see a missing image and a script
+# error.
 #
 #   bash tests/integration/report_chromium_test.sh /path/to/slurmtopo
 #
@@ -26,29 +28,75 @@ command -v jq >/dev/null || skip "jq not installed"
 
 WORK=$(mktemp -d)
 trap '[[ ${KEEP_WORK:-0} == 1 ]] && echo "kept $WORK" || rm -rf "$WORK"' EXIT
+flags=(--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update
+  --disable-sync --no-first-run)
 
-# chrome OUT_PREFIX URL [extra flags]: OUT_PREFIX.dom (the DOM after load), OUT_PREFIX.log.
+# chrome OUT_PREFIX URL [extra flags]: OUT_PREFIX.dom (stdout: the DOM with --dump-dom), OUT_PREFIX.log.
 chrome() {
   local prefix=$1 url=$2
   shift 2
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-background-networking \
-    --disable-component-update --disable-sync --no-first-run --user-data-dir="$(mktemp -d -p "$WORK")" \
-    --enable-logging=stderr --v=0 "$@" "$url" >"$prefix.dom" 2>"$prefix.log"
+  timeout 120 "$CHROMIUM" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$WORK")" "$@" "$url" \
+    >"$prefix.dom" 2>"$prefix.log"
 }
-# Console messages Chromium logged for the page (errors, warnings, CSP violations, console.*).
-console_lines() { grep -E ':CONSOLE(:|\()' "$1" || true; }
 
-# 1. The checks can fail: a script error and a blocked load are both seen.
-cat >"$WORK/broken.html" <<'EOF'
-<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; img-src data:">
-<title>broken</title></head><body><img src="missing.png" alt="missing"><script>undefined_function();</script></body></html>
-EOF
-chrome "$WORK/broken" "file://$WORK/broken.html" --dump-dom || fail "chromium did not load the fixture: $(tail -5 "$WORK/broken.log")"
-broken=$(console_lines "$WORK/broken.log")
-grep -q 'undefined_function' <<<"$broken" || fail "the console check missed a script error: $(tail -20 "$WORK/broken.log")"
-grep -q 'missing.png' <<<"$broken" || fail "the console check missed a blocked load: $(tail -20 "$WORK/broken.log")"
-echo "PASS: the console check sees a script error and a blocked resource load"
+# problems URL: loads URL over the DevTools pipe (fd 3: commands in, fd 4: replies and events
+# out, each message NUL-terminated) and prints every event that means the page is broken, one
+# JSON object a line. Status 1 when Chromium does not answer or the page never loads.
+problems() {
+  local url=$1 d pid n=0 msg target session m
+  d=$(mktemp -d -p "$WORK")
+  mkfifo "$d/in" "$d/out"
+  timeout 120 "$CHROMIUM" "${flags[@]}" --user-data-dir="$d/profile" --remote-debugging-pipe about:blank \
+    3<"$d/in" 4>"$d/out" 2>"$d/chrome.log" &
+  pid=$!
+  exec 7>"$d/in" 8<"$d/out"
+  send() {
+    n=$((n + 1))
+    jq -cnj --argjson id "$n" --arg m "$1" --argjson p "${2:-"{}"}" --arg s "${3:-}" \
+      '{id: $id, method: $m, params: $p} + (if $s == "" then {} else {sessionId: $s} end)' >&7
+    printf '\0' >&7
+  }
+  reply() {  # the reply to the last command; the events before it are kept
+    while IFS= read -r -d '' -t 60 -u 8 msg; do
+      printf '%s\n' "$msg" >>"$d/events"
+      [[ $(jq -r '.id // empty' <<<"$msg") == "$n" ]] && { printf '%s\n' "$msg"; return 0; }
+    done
+    echo "no reply to DevTools command $n: $(tail -3 "$d/chrome.log")" >&2
+    return 1
+  }
+  send Target.getTargets
+  target=$(reply | jq -r '[.result.targetInfos[] | select(.type == "page")][0].targetId') || return 1
+  send Target.attachToTarget "{\"targetId\": \"$target\", \"flatten\": true}"
+  session=$(reply | jq -r .result.sessionId) || return 1
+  for m in Network.enable Log.enable Runtime.enable Page.enable; do
+    send "$m" '{}' "$session"
+    reply >/dev/null || return 1
+  done
+  send Page.navigate "$(jq -cn --arg u "$url" '{url: $u}')" "$session"
+  reply >/dev/null || return 1
+  while IFS= read -r -d '' -t 60 -u 8 msg; do
+    printf '%s\n' "$msg" >>"$d/events"
+    [[ $(jq -r '.method // empty' <<<"$msg") == Page.loadEventFired ]] && break
+  done
+  while IFS= read -r -d '' -t 1 -u 8 msg; do printf '%s\n' "$msg" >>"$d/events"; done  # late ones
+  send Browser.close
+  exec 7>&- 8<&-
+  wait "$pid" 2>/dev/null
+  grep -q Page.loadEventFired "$d/events" || { echo "the page never finished loading" >&2; return 1; }
+  jq -c 'select(.method == "Network.loadingFailed" or .method == "Runtime.exceptionThrown" or
+                .method == "Runtime.consoleAPICalled" or
+                (.method == "Log.entryAdded" and (.params.entry.level == "error" or .params.entry.level == "warning")))' \
+    "$d/events"
+}
+
+# 1. The checks can fail: a missing image and a script error are both seen.
+printf '%s\n' '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>broken</title></head>' \
+  '<body><img src="missing.png" alt="missing"><script>undefined_function();</script></body></html>' \
+  >"$WORK/broken.html"
+broken=$(problems "file://$WORK/broken.html") || fail "chromium did not load the fixture"
+grep -q '"Network.loadingFailed".*ERR_FILE_NOT_FOUND' <<<"$broken" || fail "the check missed a failed load: $broken"
+grep -q '"Runtime.exceptionThrown".*undefined_function' <<<"$broken" || fail "the check missed a script error: $broken"
+echo "PASS: the DevTools check sees a failed resource load and a script error"
 
 # 2. The samples' report.
 "$SLURMTOPO" report --fabric "$samples/superpod-4su.topo" --config "$samples/site.yaml" \
@@ -58,12 +106,11 @@ rc=$?
 ((rc == 1)) || fail "the sample's report should fail its checks (exit 1), got exit $rc: $(cat "$WORK/report.err")"
 [[ -s $WORK/report.html && -s $WORK/report.json && -s $WORK/summary.md ]] || fail "a rendering is missing"
 
-start=$(date +%s.%N)
+found=$(problems "file://$WORK/report.html") || fail "chromium did not load the report"
+[[ -z $found ]] || fail "the report page is broken in Chromium:
+$found"
+echo "PASS: no failed load, exception, console message or logged error"
 chrome "$WORK/page" "file://$WORK/report.html" --dump-dom || fail "chromium failed on the report: $(tail -5 "$WORK/page.log")"
-console=$(console_lines "$WORK/page.log")
-[[ -z $console ]] || fail "console messages while loading the report:
-$console"
-echo "PASS: no console message and no failed load ($(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo '?') s)"
 
 dom=$WORK/page.dom
 # Nothing fetched: every src/href/url() is data: or a fragment.
@@ -76,7 +123,7 @@ grep -q "<div class=\"verdict $verdict\" role=\"status\" id=\"overall-verdict\">
 checks=$(jq '.checks | length' "$WORK/report.json")
 (( $(grep -o 'data-check="' "$dom" | wc -l) == checks )) || fail "expected $checks check rows"
 grep -q '<svg id="fabric-drawing"' "$dom" || fail "no fabric drawing"
-boxes=$(grep -o '<g class="box' "$dom" | wc -l)
+boxes=$(grep -o 'data-level=' "$dom" | wc -l)
 flagged=$(grep -o '<g class="box has-findings"' "$dom" | wc -l)
 (( boxes >= 5 && flagged >= 4 )) || fail "the drawing has $boxes boxes, $flagged with findings (expected ≥ 5 and ≥ 4)"
 grep -q '<svg id="busbw-chart"' "$dom" || fail "no busbw chart"

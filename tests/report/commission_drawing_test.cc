@@ -48,10 +48,3 @@ TEST_CASE("report drawing: a fabric of 1,024 leaves folds into at most kDrawingB
     for (const auto& b : level) placed += static_cast<int>(b.findings.size());
   CHECK(placed == 1);
 }
-
-TEST_CASE("report drawing: the names in a finding, ports and hostlists undone") {
-  CHECK(finding_names("su1-rail3[5] - dgx005 mlx5_3") == std::vector<std::string>{"su1-rail3", "dgx005", "mlx5_3"});
-  CHECK(finding_names("dgx[001-003]") == std::vector<std::string>{"dgx001", "dgx002", "dgx003"});
-  CHECK(finding_names("factory-default node description on su3-rail6") ==
-        std::vector<std::string>{"factory-default", "node", "description", "on", "su3-rail6"});
-}
