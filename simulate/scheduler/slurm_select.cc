@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <deque>
 #include <sstream>
 #include <unordered_set>
@@ -207,9 +208,11 @@ std::string simple_hostlist(const SlurmSelect::Model& m, const std::vector<int>&
   std::string out = m.name_prefix;
   if (nodes.empty()) return {};
   auto number = [&](uint64_t v) {
-    const std::string digits = std::to_string(v);
-    if (static_cast<int>(digits.size()) < m.name_width) out.append(m.name_width - digits.size(), '0');
-    out += digits;
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+    const int len = static_cast<int>(end - digits);
+    if (len < m.name_width) out.append(m.name_width - len, '0');
+    out.append(digits, end);
   };
   if (nodes.size() > 1) out += '[';
   for (size_t i = 0; i < nodes.size();) {
@@ -290,16 +293,16 @@ std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob&
                                   const std::vector<int>& avail_cpus) {
   const int n = static_cast<int>(node_map.size());
   for (int i = 0; i < n; ++i) node_map[i] = static_cast<char>(node_map[i] & static_cast<char>(avail_cpus[i] >= 1));
-  auto run = [&](const std::vector<char>& map) {
-    Eval e{m, job, map, avail_cpus};
+  auto run = [&](std::vector<char> map) {
+    Eval e{m, job, std::move(map), avail_cpus};
     e.min_nodes = e.max_nodes = e.req_nodes = job.nodes;
     e.min_cpus = job.min_cpus > 0 ? job.min_cpus : job.nodes;
     const bool ok = eval_nodes(e);
     return std::pair<bool, Eval>{ok, std::move(e)};
   };
-  std::vector<char> orig = node_map;
-  auto first = run(node_map);
+  auto first = run(node_map);  // node_map stays as it was: the first try gets a copy
   if (first.first) return first;
+  std::vector<char> orig = std::move(node_map);
   int rem = static_cast<int>(std::count(orig.begin(), orig.end(), 1));
   if (rem <= job.nodes) return run(orig);  // the non-local-GRES pass: the same without GRES
   int most = 0;
@@ -375,6 +378,12 @@ SlurmSelect::SlurmSelect(SelectSetup setup) : model_(std::make_unique<Model>()) 
     m.leaf_slot.resize(m.names.size());
     for (size_t i = 0; i < m.names.size(); ++i)
       m.leaf_slot[i] = (m.node_leaf[i] < 0 ? S : m.node_leaf[i]) * W + m.weight_rank[i];
+    for (int i = 0; i < static_cast<int>(m.names.size()); ++i) {
+      const int leaf = m.node_leaf[i] < 0 ? S : m.node_leaf[i];
+      if (i == 0 || leaf != m.leaf_runs.back().leaf) m.leaf_runs.push_back({i, i + 1, leaf});
+      else m.leaf_runs.back().end = i + 1;
+    }
+    if (W <= 4) m.rank8.assign(m.weight_rank.begin(), m.weight_rank.end());
   }
   if (setup.block) build_blocks(m, *setup.block);
 }
@@ -456,7 +465,7 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     r.started = true;
     return r;
   }
-  auto [ok, e] = choose_nodes(m, job, node_map, avail_cpus);
+  auto [ok, e] = choose_nodes(m, job, std::move(node_map), avail_cpus);
   r.explanation = std::move(e.ex);
   r.explanation.available_nodes = available;
   if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";

@@ -68,6 +68,11 @@ struct SlurmSelect::Model {
   bool plain_tree = false;
   std::vector<int> node_leaf;  // the leaf above each node, -1 for none (plain trees)
   std::vector<int> leaf_slot;  // (leaf, or the switch count for none) * weight ranks + rank
+  struct LeafRun {
+    int begin, end, leaf;  // nodes [begin, end) under one leaf (the switch count: none)
+  };
+  std::vector<LeafRun> leaf_runs;
+  std::vector<uint8_t> rank8;  // weight_rank as bytes, when there are at most 4 ranks
 
   // Names one prefix plus a number, all written at one width or all without leading zeros,
   // in increasing number order: then a hostlist of any subset is one bracket of number runs,
