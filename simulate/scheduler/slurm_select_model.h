@@ -95,13 +95,14 @@ namespace select_detail {
 // One call of Slurm's _eval_nodes for one job: node_map holds the usable nodes on entry and
 // the allocation on a successful return.
 struct Eval {
-  Eval(const SlurmSelect::Model& model, const SelectJob& j, std::vector<char> map, std::vector<int> cpus)
-      : m(model), job(j), node_map(std::move(map)), avail_cpus(std::move(cpus)) {}
+  // cpus is read, never written, and outlives the evaluation (place() owns it).
+  Eval(const SlurmSelect::Model& model, const SelectJob& j, std::vector<char> map, const std::vector<int>& cpus)
+      : m(model), job(j), node_map(std::move(map)), avail_cpus(cpus) {}
 
   const SlurmSelect::Model& m;
   const SelectJob& job;
   std::vector<char> node_map;
-  std::vector<int> avail_cpus;  // CPUs the job may use per node; 0 = not usable
+  const std::vector<int>& avail_cpus;  // CPUs the job may use per node; 0 = not usable
   int min_nodes = 0, max_nodes = 0, req_nodes = 0;
   int min_cpus = 0;
 

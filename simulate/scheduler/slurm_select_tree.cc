@@ -372,8 +372,8 @@ bool eval_tree(Eval& e) {
 
   auto finish = [&](bool ok) {
     if (!ok) return false;
-    e.node_map = r.chosen;
-    e.leaf_count = r.count_leaves();
+    e.leaf_count = r.count_leaves();  // from r.taken
+    e.node_map = std::move(r.chosen);
     if (e.job.switches > 0) {
       const int wait = e.job.switch_wait < 0 ? m.max_switch_wait : std::min(e.job.switch_wait, m.max_switch_wait);
       // The job has waited 0 s at its first evaluation.
