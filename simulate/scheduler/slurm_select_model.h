@@ -113,6 +113,10 @@ struct Eval {
 };
 
 bool eval_tree(Eval& e);       // slurm_select_tree.cc
+
+// slurm_select_names.cc: Model::simple_names, and the hostlist of table-ordered indices.
+void find_simple_names(SlurmSelect::Model& m);
+std::string simple_hostlist(const SlurmSelect::Model& m, const std::vector<int>& nodes);
 bool eval_dragonfly(Eval& e);  // slurm_select_tree.cc
 bool eval_flat(Eval& e);       // slurm_select_flat.cc
 bool eval_block(Eval& e);      // slurm_select_block.cc
