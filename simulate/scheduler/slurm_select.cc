@@ -1,9 +1,10 @@
 // slurmctld's tables (node order, switch levels, parents, distances) and the path a job takes
-// from node_scheduler through select/cons_tres (_job_test, choose_nodes) to _eval_nodes.
+// from node_scheduler through select/cons_tres (_job_test, choose_nodes) to _eval_nodes. Over
+// 400 lines because the tables and the path are read together: the fast paths in the tree
+// evaluation rely on what the tables record (plain trees, weight ranks, counter slots).
 #include "simulate/scheduler/slurm_select.h"
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <sstream>
 #include <unordered_set>
@@ -201,63 +202,6 @@ void build_blocks(SlurmSelect::Model& m, const BlockTopology& topo) {
   m.block = true;
 }
 
-// The hostlist of node indices in table order for simple names (Model::simple_names): what
-// compress_hostlist writes for them — consecutive numbers joined into runs, one bracket.
-std::string simple_hostlist(const SlurmSelect::Model& m, const std::vector<int>& nodes) {
-  std::string out = m.name_prefix;
-  if (nodes.empty()) return {};
-  auto number = [&](uint64_t v) {
-    const std::string digits = std::to_string(v);
-    if (static_cast<int>(digits.size()) < m.name_width) out.append(m.name_width - digits.size(), '0');
-    out += digits;
-  };
-  if (nodes.size() > 1) out += '[';
-  for (size_t i = 0; i < nodes.size();) {
-    size_t j = i;
-    while (j + 1 < nodes.size() && m.name_number[nodes[j + 1]] == m.name_number[nodes[j]] + 1) ++j;
-    if (i > 0) out += ',';
-    number(m.name_number[nodes[i]]);
-    if (j > i) out += '-', number(m.name_number[nodes[j]]);
-    i = j + 1;
-  }
-  if (nodes.size() > 1) out += ']';
-  return out;
-}
-
-// Decides Model::simple_names, and keeps it only if it writes what compress_hostlist writes
-// for the whole table and for every other node.
-void find_simple_names(SlurmSelect::Model& m) {
-  m.simple_names = false;
-  bool padded = false, unpadded = true;
-  int width = -1;
-  for (size_t i = 0; i < m.names.size(); ++i) {
-    const std::string& name = m.names[i];
-    size_t d = name.size();
-    while (d > 0 && std::isdigit(static_cast<unsigned char>(name[d - 1]))) --d;
-    const size_t digits = name.size() - d;
-    if (digits == 0 || digits > 18) return;
-    if (i == 0) m.name_prefix = name.substr(0, d);
-    else if (name.compare(0, d, m.name_prefix) != 0 || d != m.name_prefix.size()) return;
-    if (width == -1) width = static_cast<int>(digits);
-    padded = padded || static_cast<int>(digits) != width;  // not one width
-    unpadded = unpadded && (digits == 1 || name[d] != '0');
-    m.name_number.push_back(std::stoull(name.substr(d)));
-    if (i > 0 && m.name_number[i] <= m.name_number[i - 1]) return;
-  }
-  if (padded && !unpadded) return;
-  m.name_width = padded ? 0 : width;
-  std::vector<int> all(m.names.size()), every_other;
-  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
-  for (size_t i = 0; i < all.size(); i += 2) every_other.push_back(static_cast<int>(i));
-  auto names_of = [&](const std::vector<int>& idx) {
-    std::vector<std::string> v;
-    for (int i : idx) v.push_back(m.names[i]);
-    return v;
-  };
-  m.simple_names = simple_hostlist(m, all) == compress_hostlist(names_of(all)) &&
-                   simple_hostlist(m, every_other) == compress_hostlist(names_of(every_other));
-}
-
 std::string hostlist_of(const SlurmSelect::Model& m, const std::vector<char>& set) {
   if (m.simple_names) {
     std::vector<int> nodes;
@@ -290,16 +234,16 @@ std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob&
                                   const std::vector<int>& avail_cpus) {
   const int n = static_cast<int>(node_map.size());
   for (int i = 0; i < n; ++i) node_map[i] = static_cast<char>(node_map[i] & static_cast<char>(avail_cpus[i] >= 1));
-  auto run = [&](const std::vector<char>& map) {
-    Eval e{m, job, map, avail_cpus};
+  auto run = [&](std::vector<char> map) {
+    Eval e{m, job, std::move(map), avail_cpus};
     e.min_nodes = e.max_nodes = e.req_nodes = job.nodes;
     e.min_cpus = job.min_cpus > 0 ? job.min_cpus : job.nodes;
     const bool ok = eval_nodes(e);
     return std::pair<bool, Eval>{ok, std::move(e)};
   };
-  std::vector<char> orig = node_map;
-  auto first = run(node_map);
+  auto first = run(node_map);  // node_map stays as it was: the first try gets a copy
   if (first.first) return first;
+  std::vector<char> orig = std::move(node_map);
   int rem = static_cast<int>(std::count(orig.begin(), orig.end(), 1));
   if (rem <= job.nodes) return run(orig);  // the non-local-GRES pass: the same without GRES
   int most = 0;
@@ -375,6 +319,12 @@ SlurmSelect::SlurmSelect(SelectSetup setup) : model_(std::make_unique<Model>()) 
     m.leaf_slot.resize(m.names.size());
     for (size_t i = 0; i < m.names.size(); ++i)
       m.leaf_slot[i] = (m.node_leaf[i] < 0 ? S : m.node_leaf[i]) * W + m.weight_rank[i];
+    for (int i = 0; i < static_cast<int>(m.names.size()); ++i) {
+      const int leaf = m.node_leaf[i] < 0 ? S : m.node_leaf[i];
+      if (i == 0 || leaf != m.leaf_runs.back().leaf) m.leaf_runs.push_back({i, i + 1, leaf});
+      else m.leaf_runs.back().end = i + 1;
+    }
+    if (W <= 4) m.rank8.assign(m.weight_rank.begin(), m.weight_rank.end());
   }
   if (setup.block) build_blocks(m, *setup.block);
 }
@@ -456,7 +406,7 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     r.started = true;
     return r;
   }
-  auto [ok, e] = choose_nodes(m, job, node_map, avail_cpus);
+  auto [ok, e] = choose_nodes(m, job, std::move(node_map), avail_cpus);
   r.explanation = std::move(e.ex);
   r.explanation.available_nodes = available;
   if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";

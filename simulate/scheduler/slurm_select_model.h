@@ -68,6 +68,11 @@ struct SlurmSelect::Model {
   bool plain_tree = false;
   std::vector<int> node_leaf;  // the leaf above each node, -1 for none (plain trees)
   std::vector<int> leaf_slot;  // (leaf, or the switch count for none) * weight ranks + rank
+  struct LeafRun {
+    int begin, end, leaf;  // nodes [begin, end) under one leaf (the switch count: none)
+  };
+  std::vector<LeafRun> leaf_runs;
+  std::vector<uint8_t> rank8;  // weight_rank as bytes, when there are at most 4 ranks
 
   // Names one prefix plus a number, all written at one width or all without leading zeros,
   // in increasing number order: then a hostlist of any subset is one bracket of number runs,
@@ -90,13 +95,14 @@ namespace select_detail {
 // One call of Slurm's _eval_nodes for one job: node_map holds the usable nodes on entry and
 // the allocation on a successful return.
 struct Eval {
-  Eval(const SlurmSelect::Model& model, const SelectJob& j, std::vector<char> map, std::vector<int> cpus)
-      : m(model), job(j), node_map(std::move(map)), avail_cpus(std::move(cpus)) {}
+  // cpus is read, never written, and outlives the evaluation (place() owns it).
+  Eval(const SlurmSelect::Model& model, const SelectJob& j, std::vector<char> map, const std::vector<int>& cpus)
+      : m(model), job(j), node_map(std::move(map)), avail_cpus(cpus) {}
 
   const SlurmSelect::Model& m;
   const SelectJob& job;
   std::vector<char> node_map;
-  std::vector<int> avail_cpus;  // CPUs the job may use per node; 0 = not usable
+  const std::vector<int>& avail_cpus;  // CPUs the job may use per node; 0 = not usable
   int min_nodes = 0, max_nodes = 0, req_nodes = 0;
   int min_cpus = 0;
 
@@ -107,6 +113,10 @@ struct Eval {
 };
 
 bool eval_tree(Eval& e);       // slurm_select_tree.cc
+
+// slurm_select_names.cc: Model::simple_names, and the hostlist of table-ordered indices.
+void find_simple_names(SlurmSelect::Model& m);
+std::string simple_hostlist(const SlurmSelect::Model& m, const std::vector<int>& nodes);
 bool eval_dragonfly(Eval& e);  // slurm_select_tree.cc
 bool eval_flat(Eval& e);       // slurm_select_flat.cc
 bool eval_block(Eval& e);      // slurm_select_block.cc

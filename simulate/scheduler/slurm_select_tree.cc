@@ -153,6 +153,9 @@ void choose_best_switch(const TreeRun& r, const std::vector<uint32_t>& dist, int
     if (r.swcnt[i] && dist[i] < kInfinite) best = i;
     return;
   }
+  // A farther leaf never replaces the best (both conditions below need dist[i] <= dist[best]):
+  // skip the comparison, which may climb to the roots.
+  if (dist[i] > dist[best]) return;
   bool i_fit = false;
   const int tcs = compare_switches(r, i, best, i_fit);
   // 22.05 to 24.05.2: a closer leaf wins unless the other compares better; 24.05.3 ("fix
@@ -269,11 +272,29 @@ bool eval_tree(Eval& e) {
     leaf_cpu.assign(static_cast<size_t>(S + 1) * W, 0);
     rank_avail.assign(W, 0);
     const char* map = e.node_map.data();
-    const int* cpus = e.avail_cpus.data();
+    const int* cpus = e.avail_cpus.data();  // 0 where not available
     const int* slots = m.leaf_slot.data();
+    const uint8_t* ranks = m.rank8.data();
+    // Few weights: per run of one leaf and per rank, loops without branches or scatter, which
+    // the compiler vectorises.
+    if (W <= 4 && !m.rank8.empty()) {
+      for (const auto& run : m.leaf_runs) {
+        for (int k = 0; k < W; ++k) {
+          int cnt = 0;
+          int64_t cpu = 0;
+          for (int n = run.begin; n < run.end; ++n) {
+            const int on = (map[n] != 0) & (ranks[n] == k);
+            cnt += on;
+            cpu += cpus[n] & -on;
+          }
+          leaf_cnt[run.leaf * W + k] += cnt;
+          leaf_cpu[run.leaf * W + k] += cpu;
+        }
+      }
+    }
     int slot = N ? slots[0] : 0, cnt = 0;
     int64_t cpu = 0;
-    for (int n = 0; n < N; ++n) {
+    for (int n = (W <= 4 && !m.rank8.empty()) ? N : 0; n < N; ++n) {
       if (slots[n] != slot) {
         leaf_cnt[slot] += cnt, leaf_cpu[slot] += cpu;
         slot = slots[n], cnt = 0, cpu = 0;
@@ -282,7 +303,7 @@ bool eval_tree(Eval& e) {
       cnt += on;
       cpu += cpus[n] * on;
     }
-    leaf_cnt[slot] += cnt, leaf_cpu[slot] += cpu;
+    if (N && !(W <= 4 && !m.rank8.empty())) leaf_cnt[slot] += cnt, leaf_cpu[slot] += cpu;
     for (int l = 0; l <= S; ++l)
       for (int k = 0; k < W; ++k) rank_avail[k] += leaf_cnt[l * W + k];
     for (int l = 0; l < S; ++l) {
@@ -351,8 +372,8 @@ bool eval_tree(Eval& e) {
 
   auto finish = [&](bool ok) {
     if (!ok) return false;
-    e.node_map = r.chosen;
-    e.leaf_count = r.count_leaves();
+    e.leaf_count = r.count_leaves();  // from r.taken
+    e.node_map = std::move(r.chosen);
     if (e.job.switches > 0) {
       const int wait = e.job.switch_wait < 0 ? m.max_switch_wait : std::min(e.job.switch_wait, m.max_switch_wait);
       // The job has waited 0 s at its first evaluation.

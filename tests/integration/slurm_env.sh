@@ -76,7 +76,7 @@ _slurm_env_enter_release
 _slurm_env_pick_ports() { # COUNT -> prints the first of COUNT consecutive free ports
   local count=$1 lo
   read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-  ss -Htan 2>/dev/null | awk -v count="$count" -v lo="$lo" -v seed="$RANDOM$$" '
+  ss -Htan 2>/dev/null | awk -v count="$count" -v lo="$lo" -v seed="${SRANDOM:-$RANDOM}$$" '
     { n = split($4, a, ":"); used[a[n]] = 1 }
     END {
       hi = (lo > 10000 ? lo : 65536) - 1; span = hi - 10000 + 2 - count

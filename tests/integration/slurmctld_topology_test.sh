@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every topology.conf slurmtopo writes must be accepted by a REAL slurmctld (22.05 on Debian 12)
-# without a topology warning, and slurmctld must see exactly the switches of the file.
+# Every topology.conf slurmtopo writes must be accepted by a REAL slurmctld (22.05 on Debian 12;
+# SLURM_ENV_RELEASE=24.11 or 26.05 runs that release from a chroot, see slurm_env.sh) without a
+# topology warning, and slurmctld must see exactly the switches of the file.
 #
 #   bash tests/integration/slurmctld_topology_test.sh /path/to/slurmtopo
 #
@@ -127,7 +128,8 @@ topology_diff() { # FILE SHOWN
 
 # --- slurmctld's verdict -----------------------------------------------------------------------
 
-# Log lines that mean slurmctld disagrees with a topology.conf (22.05.8 wording, each seen here).
+# Log lines that mean slurmctld disagrees with a topology.conf (22.05.8 wording, each seen here;
+# 24.11/26.05 say "warning: ..." where 22.05 says "error: WARNING: ...": the patterns match both).
 BAD_LOG='Invalid hostnames in switch configuration|switches lack access|Multiple leaf switches contain nodes|not a tree|invalid child|already been defined|neither child switches nor nodes|both child switches and nodes|No switches configured|lookup failure for node|fatal'
 NO_ROOT_LOG='no switch can reach all nodes'
 
