@@ -63,20 +63,23 @@ std::string expected_leaf_name(const Cluster& c, const Group& unit, int r) {
 }  // namespace
 
 std::vector<int> name_slots(const std::vector<std::string>& names) {
-  std::map<std::string, std::set<long>> numbers;
+  // Most fabrics have a handful of distinct names: rank those, then look each name up.
+  std::map<std::string, int> distinct;
   for (const auto& n : names)
-    if (!n.empty()) numbers[family(n).first].insert(family(n).second);
-  std::vector<int> out;
-  out.reserve(names.size());
-  for (const auto& n : names) {
-    if (n.empty()) {
-      out.push_back(-1);
-      continue;
-    }
+    if (!n.empty()) distinct.emplace(n, 0);
+  std::map<std::string, std::set<long>> numbers;
+  for (const auto& [n, slot] : distinct) {
+    auto [fam, number] = family(n);
+    numbers[fam].insert(number);
+  }
+  for (auto& [n, slot] : distinct) {
     auto [fam, number] = family(n);
     const auto& set = numbers[fam];
-    out.push_back(static_cast<int>(std::distance(set.begin(), set.find(number))));
+    slot = static_cast<int>(std::distance(set.begin(), set.find(number)));
   }
+  std::vector<int> out;
+  out.reserve(names.size());
+  for (const auto& n : names) out.push_back(n.empty() ? -1 : distinct.find(n)->second);
   return out;
 }
 
