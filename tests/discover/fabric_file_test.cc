@@ -67,7 +67,7 @@ TEST_CASE("fabric file: the other public files are not fabrics") {
   // A Slurm topology.conf and a SHARP topology listing look like text but are neither format.
   for (const char* rel : {"topology_conf/slurm-superpod_circe.topology.conf", "azure_cyclecloud/topology.txt"}) {
     if (!fs::exists(kPublic + rel)) continue;
-    CHECK(message_of(kPublic + rel).find("not an ibnetdiscover dump, libibnetdisc cache or slurmtopo snapshot") !=
+    CHECK(message_of(kPublic + rel).find("not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot") !=
           std::string::npos);
   }
 }
@@ -124,7 +124,7 @@ TEST_CASE("fabric file bad: missing, empty, directory, binary, something else") 
   CHECK(message_of(dir.write("blank.topo", "\n \n")).find("empty file (only blank lines)") != std::string::npos);
   CHECK(message_of(dir.path.string()).find("cannot read: it is a directory") != std::string::npos);
   CHECK(message_of(kBad + "garbage.bin").find("binary data, not an ibnetdiscover dump") != std::string::npos);
-  CHECK(message_of(kBad + "not-a-dump.conf").find(": not an ibnetdiscover dump, libibnetdisc cache or slurmtopo "
+  CHECK(message_of(kBad + "not-a-dump.conf").find(": not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo "
                                                   "snapshot") != std::string::npos);
 }
 
