@@ -249,10 +249,12 @@ class Parser {
         r.guid = it != by_lid.end() ? it->second : 0xfffe000000000000ull | static_cast<uint64_t>(r.lid);
       }
       FabricNode& peer = nodes[r.guid];
-      if (!peer.guid) {
+      if (!peer.guid) {  // not printed itself: --switches-only (a CA) or --cas-only (a switch)
         peer.guid = r.guid;
         peer.description = r.description;
-        peer.kind = NodeKind::Ca;
+        const auto k = kinds_.find(p.local.guid);
+        const bool from_ca = k != kinds_.end() ? k->second != NodeKind::Switch : own_lines[p.local.guid] <= 2;
+        unprinted_[r.guid] = from_ca ? NodeKind::Switch : NodeKind::Ca;
         if (r.lid > 0) peer.lid = static_cast<uint16_t>(r.lid);
       }
       remote_max_port[r.guid] = std::max(remote_max_port[r.guid], r.port);
@@ -267,6 +269,7 @@ class Parser {
     for (auto& [guid, n] : nodes) {
       n.num_ports = std::max(n.num_ports, remote_max_port[guid]);
       if (auto k = kinds_.find(guid); k != kinds_.end()) n.kind = k->second;
+      else if (auto u = unprinted_.find(guid); u != unprinted_.end()) n.kind = u->second;
       else if (own_lines[guid] > 2 || n.num_ports > 2 || n.description.starts_with("MF0;")) n.kind = NodeKind::Switch;
       else n.kind = NodeKind::Ca;
     }
@@ -293,7 +296,8 @@ class Parser {
   uint64_t header_guid_ = 0, header_first_guid_ = 0;
   std::string header_description_;
   std::map<std::pair<uint64_t, int>, uint64_t> local_port_guid_;  // (CA, port) → port GUID
-  std::map<uint64_t, NodeKind> kinds_;
+  std::map<uint64_t, NodeKind> kinds_;      // from the default form's headers
+  std::map<uint64_t, NodeKind> unprinted_;  // far ends with no line of their own
   std::vector<PortLine> lines_;
 };
 

@@ -564,7 +564,6 @@ class DumpParser {
                        : "no Switch/Ca/Rt block: expected ibnetdiscover topology text");
     }
     std::vector<BlockRef> blocks = blocks_by_guid();
-    check_remote_ports(blocks);
     add_peers_without_block(blocks);
     normalize(fabric_);
   }
@@ -589,21 +588,6 @@ class DumpParser {
     return blocks;
   }
 
-  // A cable's far port must exist on the far node ("[70]" on a 65-port switch cannot).
-  void check_remote_ports(const std::vector<BlockRef>& blocks) const {
-    for (size_t i = 0; i < fabric_.links.size(); ++i) {
-      const LinkEnd& b = fabric_.links[i].b;
-      auto it = std::lower_bound(blocks.begin(), blocks.end(), b.guid,
-                                 [](const BlockRef& r, uint64_t g) { return r.guid < g; });
-      if (it == blocks.end() || it->guid != b.guid) continue;
-      const int ports = fabric_.nodes[it->index].num_ports;
-      if (b.port > ports)
-        fail_at(link_lines_[i].line, "expected a remote port within 0x" + guid_hex(b.guid) + "'s ports 1-" +
-                                         std::to_string(ports) + " (its block at line " + std::to_string(it->line) +
-                                         "), found [" + std::to_string(b.port) + "]");
-    }
-  }
-
   // A node that is only a cable's far end was not reached by the sweep: keep it as a
   // placeholder so the cable is not lost, and say so. Its kind, description and LID are what
   // the first port line naming it says, so that line is read again.
@@ -620,8 +604,20 @@ class DumpParser {
       auto key() const { return std::tie(guid, line); }
     };
     std::vector<Unreached> unreached;  // every cable end on a node without block
-    for (size_t i = 0; i < fabric_.links.size(); ++i)
-      if (!block_of(fabric_.links[i].b.guid)) unreached.push_back({fabric_.links[i].b.guid, link_lines_[i].line, i});
+    for (size_t i = 0; i < fabric_.links.size(); ++i) {
+      const LinkEnd& b = fabric_.links[i].b;
+      const BlockRef* block = block_of(b.guid);
+      if (!block) {
+        unreached.push_back({b.guid, link_lines_[i].line, i});
+        continue;
+      }
+      // The far port must exist on the far node ("[70]" on a 65-port switch cannot).
+      const int ports = fabric_.nodes[block->index].num_ports;
+      if (b.port > ports)
+        fail_at(link_lines_[i].line, "expected a remote port within 0x" + guid_hex(b.guid) + "'s ports 1-" +
+                                         std::to_string(ports) + " (its block at line " + std::to_string(block->line) +
+                                         "), found [" + std::to_string(b.port) + "]");
+    }
     std::sort(unreached.begin(), unreached.end(), [](const Unreached& x, const Unreached& y) { return x.key() < y.key(); });
     for (size_t k = 0; k < unreached.size(); ++k) {
       if (k > 0 && unreached[k - 1].guid == unreached[k].guid) continue;  // first mention only

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "graph/cluster.h"
 #include "slurm/hostlist.h"
@@ -63,20 +64,23 @@ std::string expected_leaf_name(const Cluster& c, const Group& unit, int r) {
 }  // namespace
 
 std::vector<int> name_slots(const std::vector<std::string>& names) {
-  std::map<std::string, std::set<long>> numbers;
+  // Most fabrics have a handful of distinct names: rank those, then look each name up.
+  std::unordered_map<std::string, int> distinct;
   for (const auto& n : names)
-    if (!n.empty()) numbers[family(n).first].insert(family(n).second);
-  std::vector<int> out;
-  out.reserve(names.size());
-  for (const auto& n : names) {
-    if (n.empty()) {
-      out.push_back(-1);
-      continue;
-    }
+    if (!n.empty()) distinct.emplace(n, 0);
+  std::map<std::string, std::set<long>> numbers;
+  for (const auto& [n, slot] : distinct) {
+    auto [fam, number] = family(n);
+    numbers[fam].insert(number);
+  }
+  for (auto& [n, slot] : distinct) {
     auto [fam, number] = family(n);
     const auto& set = numbers[fam];
-    out.push_back(static_cast<int>(std::distance(set.begin(), set.find(number))));
+    slot = static_cast<int>(std::distance(set.begin(), set.find(number)));
   }
+  std::vector<int> out;
+  out.reserve(names.size());
+  for (const auto& n : names) out.push_back(n.empty() ? -1 : distinct.find(n)->second);
   return out;
 }
 
@@ -97,7 +101,7 @@ void assign_rails(Cluster& c, const std::vector<bool>& side) {
       c.switches[s].rail = best;
     }
   }
-  std::map<int, std::map<std::string, int>> names;  // position → HCA name → count
+  std::vector<std::unordered_map<std::string, int>> names;  // position → HCA name → count
   int positions = static_cast<int>(side.size());
   for (const auto& h : c.hosts)
     for (int i : h.hcas) {
@@ -106,6 +110,7 @@ void assign_rails(Cluster& c, const std::vector<bool>& side) {
       hca.position = leaf_rail >= 0 ? leaf_rail : hca.slot;
       if (hca.position < 0) continue;
       positions = std::max(positions, hca.position + 1);
+      if (names.size() <= static_cast<size_t>(hca.position)) names.resize(hca.position + 1);
       ++names[hca.position][hca.rail];
     }
   c.rails.assign(positions, Rail{});
@@ -113,8 +118,9 @@ void assign_rails(Cluster& c, const std::vector<bool>& side) {
     c.rails[r].name = "rail " + std::to_string(r + 1);
     c.rails[r].side = r < static_cast<int>(side.size()) && side[r];
     std::vector<std::pair<int, std::string>> by_count;
-    for (const auto& [name, k] : names[r])
-      if (!name.empty()) by_count.push_back({-k, name});
+    if (static_cast<size_t>(r) < names.size())
+      for (const auto& [name, k] : names[r])
+        if (!name.empty()) by_count.push_back({-k, name});
     std::sort(by_count.begin(), by_count.end());
     // A name a few strays carry (a crossed cable, a service host) does not name the rail.
     for (const auto& [k, name] : by_count)

@@ -59,3 +59,27 @@ TEST_CASE("slurmtopo generate --speed: any case, and a speed the check accepts i
   CHECK(xdr.output.find("no switch model") == std::string::npos);
   CHECK_FALSE(s.exists("xdr.topo"));
 }
+
+TEST_CASE("slurmtopo generate railopt --planes: one dump and one ibsim net file per plane") {
+  Scratch s;
+  const std::string spec = "generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --speed HDR";
+  auto r = run(spec + " --planes 2 -o " + s.path("rail"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  for (const char* f : {"rail-plane1.topo", "rail-plane1.net", "rail-plane2.topo", "rail-plane2.net"}) {
+    CAPTURE(f);
+    CHECK(s.exists(f));
+  }
+  CHECK(s.read("rail-plane1.topo").find("dgx001 mlx5_1") != std::string::npos);
+  CHECK(s.read("rail-plane1.topo").find("dgx001 mlx5_2") == std::string::npos);
+  r = run("emit topology --fabric " + s.path("rail-plane1.topo") + " --fabric " + s.path("rail-plane2.topo"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("SwitchName=su1 Nodes=dgx[001-004]") != std::string::npos);
+  CHECK(run(spec + " --planes 3 -o " + s.path("odd")).code == 2);  // 4 rails into 3 planes
+  CHECK(run(spec + " --planes 2").code == 2);                      // needs -o
+  r = run(spec + " --cross-rails dgx002,1,2 -o " + s.path("crossed.topo"));
+  REQUIRE(r.code == 0);
+  r = run("inspect --fabric " + s.path("crossed.topo"));
+  CHECK(r.output.find("crossed-rails  dgx002: mlx5_1 is cabled to su1-rail2[2] and mlx5_2 to su1-rail1[2]") !=
+        std::string::npos);
+  CHECK(run(spec + " --cross-rails dgx002,1 -o " + s.path("bad.topo")).code == 2);
+}

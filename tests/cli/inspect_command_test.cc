@@ -77,3 +77,27 @@ TEST_CASE("inspect: the X5 dump needs its GUID map to name any host") {
   Run mapped = run("inspect --fabric " + kPublic + "psmn_x5/X5.topofile --node-name-map " + kPublic + "psmn_x5/X5.map");
   CHECK(mapped.output.find("hosts: 86 in 6 groups; 3 HCAs unresolved") != std::string::npos);
 }
+
+TEST_CASE("inspect: the topograph dump's unresolved HCAs, one line per leaf, every one in JSON") {
+  if (!std::filesystem::exists(kPublic + "topograph/example.out")) {
+    MESSAGE("skipped: ../shared/fabrics/public is absent");
+    return;
+  }
+  Run text = run("inspect --fabric " + kPublic + "topograph/example.out");
+  REQUIRE(text.code == 0);
+  CHECK(text.output.find("unresolved-hca  B09-P1-IBLEAF-03-08: 4 unresolved HCAs on ports 3,7,9,21") != std::string::npos);
+  CHECK(text.output.find("rail 3 (HCA-5, mlx5_4): 7 leaves") != std::string::npos);
+  Run js = run("inspect --json --fabric " + kPublic + "topograph/example.out");
+  REQUIRE(js.code == 0);
+  const auto j = nlohmann::json::parse(js.output);
+  REQUIRE(j["unresolved"].size() == 74);
+  bool ubuntu = false;
+  for (const auto& h : j["unresolved"])
+    if (h["description"] == "ubuntu mlx5_0") {
+      ubuntu = true;
+      CHECK(h["cabled_to"][0]["switch"] == "B09-P1-IBLEAF-03-08");
+      CHECK(h["cabled_to"][0]["port"] == 21);
+    }
+  CHECK(ubuntu);
+  CHECK(j["rails"].size() == 4);
+}

@@ -71,7 +71,7 @@ TEST_CASE("fabric file: the other public files are not fabrics") {
       slurmtopo::testing::skip(kPublic + rel + " not found");
       continue;
     }
-    CHECK(message_of(kPublic + rel).find("not an ibnetdiscover dump, libibnetdisc cache or slurmtopo snapshot") !=
+    CHECK(message_of(kPublic + rel).find("not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot") !=
           std::string::npos);
   }
 }
@@ -128,7 +128,7 @@ TEST_CASE("fabric file bad: missing, empty, directory, binary, something else") 
   CHECK(message_of(dir.write("blank.topo", "\n \n")).find("empty file (only blank lines)") != std::string::npos);
   CHECK(message_of(dir.path.string()).find("cannot read: it is a directory") != std::string::npos);
   CHECK(message_of(kBad + "garbage.bin").find("binary data, not an ibnetdiscover dump") != std::string::npos);
-  CHECK(message_of(kBad + "not-a-dump.conf").find(": not an ibnetdiscover dump, libibnetdisc cache or slurmtopo "
+  CHECK(message_of(kBad + "not-a-dump.conf").find(": not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo "
                                                   "snapshot") != std::string::npos);
 }
 

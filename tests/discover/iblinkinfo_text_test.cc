@@ -124,3 +124,21 @@ TEST_CASE("iblinkinfo bad: file:line for what cannot be") {
   CHECK(error_of(head + "something else\n").line() == 2);
   CHECK(error_of("Switch: 0xzz leaf:\n").line() == 1);
 }
+
+TEST_CASE("iblinkinfo: --cas-only knows the switches by their cable ends alone") {
+  // The CA blocks of the default form are what --cas-only prints.
+  std::istringstream all(read("default.iblinkinfo"));
+  std::string text, line;
+  bool ca = false;
+  while (std::getline(all, line)) {
+    if (line.starts_with("CA:")) ca = true;
+    else if (line.starts_with("Switch:")) ca = false;
+    if (ca) text += line + "\n";
+  }
+  const Fabric f = parse_iblinkinfo_text(text, "cas.txt");
+  CHECK(f.links.size() == 4);
+  const FabricNode* leaf = node_described(f, "MF0;leaf02:MQM8700/U1");
+  REQUIRE(leaf);
+  CHECK(leaf->kind == NodeKind::Switch);
+  CHECK(leaf->lid == 3);
+}

@@ -1,5 +1,5 @@
-// Rails by position in the unit, crossed rails, a unit's missing leaf, partial and storage
-// hosts, named uplink losses: on generated rail-optimized fabrics with each fault injected.
+// Rails by position in the unit, crossed rails, a unit's missing leaf, partial hosts, named
+// uplink losses: on generated rail-optimized fabrics with each fault injected.
 #include "graph/rail_positions.h"
 
 #include <doctest/doctest.h>
@@ -7,20 +7,18 @@
 #include <algorithm>
 
 #include "discover/synthetic_fabric.h"
-#include "emit/topology_plan.h"
 #include "graph/cluster.h"
 
 using namespace slurmtopo;
 
 namespace {
 
-RailOptimizedSpec two_units(bool storage = false) {
+RailOptimizedSpec two_units() {
   RailOptimizedSpec spec;
   spec.scalable_units = 2;
   spec.hosts_per_su = 4;
   spec.rails = 4;
   spec.radix = 16;
-  spec.storage_switch = storage;
   return spec;
 }
 
@@ -124,30 +122,4 @@ TEST_CASE("partial hosts: half their unit's rails or fewer, flagged, not missing
   const auto missing = of_kind(c, Anomaly::Kind::MissingRail);
   REQUIRE(missing.size() == 1);  // one cable lost is a missing rail
   CHECK(missing[0].subject == "dgx004");
-}
-
-TEST_CASE("storage hosts: only a side-rail HCA, left out of topology.conf unless Slurm names them") {
-  Fabric f = generate_rail_optimized(two_units(true));
-  std::vector<std::string> compute;
-  for (int r = 0; r < 4; ++r) compute.push_back("dgx001,su1-rail" + std::to_string(r));
-  apply_faults(f, parse_faults(compute, {}));
-  const Cluster c = build(f);
-  REQUIRE(c.host_index("dgx001") >= 0);
-  CHECK(c.hosts[c.host_index("dgx001")].storage);
-  CHECK(c.rails.size() == 5);
-  CHECK(c.rails[4].side);
-  // The storage leaf is never a Slurm leaf of compute hosts.
-  for (const auto& g : c.groups)
-    for (int h : g.hosts)
-      if (!c.hosts[h].storage)
-        for (int s : g.leaves) CHECK(c.switches[s].name.rfind("stor-", 0) == std::string::npos);
-  const TopologyPlan plan = plan_topology(c, {});
-  CHECK(plan.storage_left_out == std::vector<std::string>{"dgx001"});
-  CHECK(!contains(plan.text, "dgx001"));
-  CHECK(contains(plan.text, "dgx[002-004]"));  // its unit, less the storage host
-  TopologyRequest named;
-  named.slurm_nodes = std::vector<std::string>{"dgx001", "dgx002", "dgx003"};
-  const TopologyPlan with = plan_topology(c, named);
-  CHECK(contains(with.text, "dgx001"));
-  CHECK(with.storage_left_out.empty());
 }

@@ -74,6 +74,7 @@ TEST_CASE("slurm tree: separate fabrics get separate roots, never a shared one")
   a.radix = b.radix = 8;
   b.host_prefix = "cpu";
   b.switch_prefix = "b-";
+  b.subnet = 1;  // another subnet's GUIDs: the same GUIDs twice would be one subnet given twice
   Fabric fa = generate_fattree(a), fb = generate_fattree(b);
   fa.name = "ib0";
   fb.name = "ib1";

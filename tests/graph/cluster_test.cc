@@ -1,0 +1,46 @@
+// build_cluster's levels, roles and groups (graph/cluster.cc): storage hosts and the storage
+// leaf on a generated rail-optimized fabric with a storage tier.
+#include "graph/cluster.h"
+
+#include <doctest/doctest.h>
+
+#include "discover/synthetic_fabric.h"
+#include "emit/topology_plan.h"
+
+using namespace slurmtopo;
+
+namespace {
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_CASE("storage hosts: only a side-rail HCA, left out of topology.conf unless Slurm names them") {
+  RailOptimizedSpec spec;
+  spec.scalable_units = 2;
+  spec.hosts_per_su = 4;
+  spec.rails = 4;
+  spec.radix = 16;
+  spec.storage_switch = true;
+  Fabric f = generate_rail_optimized(spec);
+  std::vector<std::string> compute;
+  for (int r = 0; r < 4; ++r) compute.push_back("dgx001,su1-rail" + std::to_string(r));
+  apply_faults(f, parse_faults(compute, {}));
+  const Cluster c = build_cluster({f}, ClusterOptions{});
+  REQUIRE(c.host_index("dgx001") >= 0);
+  CHECK(c.hosts[c.host_index("dgx001")].storage);
+  CHECK(c.rails.size() == 5);
+  CHECK(c.rails[4].side);
+  // The storage leaf is never a Slurm leaf of compute hosts.
+  for (const auto& g : c.groups)
+    for (int h : g.hosts)
+      if (!c.hosts[h].storage)
+        for (int s : g.leaves) CHECK(c.switches[s].name.rfind("stor-", 0) == std::string::npos);
+  const TopologyPlan plan = plan_topology(c, {});
+  CHECK(plan.storage_left_out == std::vector<std::string>{"dgx001"});
+  CHECK(!contains(plan.text, "dgx001"));
+  CHECK(contains(plan.text, "dgx[002-004]"));  // its unit, less the storage host
+  TopologyRequest named;
+  named.slurm_nodes = std::vector<std::string>{"dgx001", "dgx002", "dgx003"};
+  const TopologyPlan with = plan_topology(c, named);
+  CHECK(contains(with.text, "dgx001"));
+  CHECK(with.storage_left_out.empty());
+}
