@@ -78,7 +78,8 @@ void NetworkStage::reserve(size_t flows) {
 void NetworkStage::send(int a, int b, int rail, double count, int job) {
   const Placement& pl = *jobs_[job];
   const int src = pl.rails[a][rail], dst = pl.rails[b][rail];
-  const std::vector<PathShare> paths = fabric_.routing().route(src, dst);
+  fabric_.routing().route_into(src, dst, paths_);
+  const std::vector<PathShare>& paths = paths_;
   if (paths.empty()) {
     const Cluster& c = fabric_.cluster();
     throw InputError(job == 0 ? "--nodes" : "--busy-jobs", 0,
