@@ -42,8 +42,8 @@ nccl:
   tree_ll128_per_channel: [20.0, 20.0, 20.0]
 calibration:                   # fitted to the 8x A100 sweep (Azure NDv4)
   launch_us: 15
-  step_us: [0, 0, 2]           # fitted: per pipeline step on the critical path
-  net_jitter_us: 1             # fitted: spread of one network step
+  step_us: [0, 0, 4.5]         # fitted: Simple fence + flag per step (8x H200 16 MiB)
+  net_jitter_us: 6.5           # fitted: spread of one network step (512 DGX H100, 16 MiB)
 )profile"},
       {"b200-ndr", R"profile(# DGX B200 as shipped: the B200 node of b200-xdr with 8x ConnectX-7 NDR 400 Gb/s on PCIe Gen5.
 base: b200-xdr
@@ -91,8 +91,8 @@ nccl:
   tree_ll128_per_channel: [73.4, 73.4, 58.0]
 calibration:                   # Hopper's fit: no published Blackwell sweep to fit
   launch_us: 8
-  step_us: [0, 0, 2]           # fitted: per pipeline step on the critical path
-  net_jitter_us: 1             # fitted: spread of one network step
+  step_us: [0, 0, 4.5]         # fitted: Simple fence + flag per step (8x H200 16 MiB)
+  net_jitter_us: 6.5           # fitted: spread of one network step (512 DGX H100, 16 MiB)
 )profile"},
       {"h100-ndr", R"profile(# DGX H100: 8x H100 SXM5, 18 NVLink4 links each through four NVSwitches (NVLink SHARP);
 # 8x ConnectX-7 NDR 400 Gb/s, one per GPU, on PCIe Gen5 switches; 2x Intel Xeon.
@@ -131,8 +131,8 @@ nccl:
   tree_ll128_per_channel: [36.7, 36.7, 29.0]
 calibration:                   # fitted to the 8x H200 sweep (same NVLink4 fabric)
   launch_us: 8
-  step_us: [0, 0, 2]           # fitted: per pipeline step on the critical path
-  net_jitter_us: 1             # fitted: spread of one network step
+  step_us: [0, 0, 4.5]         # fitted: Simple fence + flag per step (8x H200 16 MiB)
+  net_jitter_us: 6.5           # fitted: spread of one network step (512 DGX H100, 16 MiB)
 )profile"},
       {"h200-ndr", R"profile(# HGX/DGX H200: the H100 node with H200 GPUs (more and faster HBM, the same NVLink4 and
 # NVSwitch fabric), 8x ConnectX-7 NDR 400 Gb/s.

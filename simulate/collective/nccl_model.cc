@@ -298,14 +298,13 @@ TimeTerms predict_time(Collective c, Algorithm a, Protocol p, double bytes, doub
   const int depth = pipeline_depth(a, l);
   const double per_chunk_us = t.transfer / chunks;  // one chunk through the slowest stage
   t.fill = (depth - 1) * per_chunk_us;
-  // Steps every chunk waits for: the ring's 2(p−1) per loop, the pipeline's chunks + depth.
-  double steps = chunks + depth - 1;
-  if (a == Algorithm::Ring) {
-    const double loops = std::ceil(share / (chunk * l.ranks()));
-    steps = sync_steps(c, a, l) * loops;
-  }
-  t.sync = steps * h.calibration.step_us[idx(p)] +
-           (l.nodes > 1 ? net_steps(c, a, l) * h.calibration.net_jitter_us * std::sqrt(2 * std::log(l.nodes)) : 0);
+  // The protocol's per-step cost: paid once per stage of the critical path (the ring's 2(p−1)
+  // steps, the pipeline's depth), and by every chunk only where it outlasts the chunk's
+  // transfer (NCCL keeps 8 steps in flight, so the rest overlaps).
+  const double step = h.calibration.step_us[idx(p)];
+  const double critical = a == Algorithm::Ring ? sync_steps(c, a, l) : depth;
+  t.sync = step * critical + chunks * std::max(0.0, step - per_chunk_us);
+  if (l.nodes > 1) t.sync += net_steps(c, a, l) * h.calibration.net_jitter_us * std::sqrt(2 * std::log(l.nodes));
   return t;
 }
 

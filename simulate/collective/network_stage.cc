@@ -78,7 +78,8 @@ void NetworkStage::reserve(size_t flows) {
 void NetworkStage::send(int a, int b, int rail, double count, int job) {
   const Placement& pl = *jobs_[job];
   const int src = pl.rails[a][rail], dst = pl.rails[b][rail];
-  const std::vector<PathShare> paths = fabric_.routing().route(src, dst);
+  fabric_.routing().route_into(src, dst, paths_);
+  const std::vector<PathShare>& paths = paths_;
   if (paths.empty()) {
     const Cluster& c = fabric_.cluster();
     throw InputError(job == 0 ? "--nodes" : "--busy-jobs", 0,
@@ -129,6 +130,8 @@ Solved NetworkStage::solve() {
   if (!p_.job.empty()) p_.job.resize(p_.flows.size(), 0);
   Sharing fabric = max_min_fair(p_.resources, p_.flows);
   if (jobs_.size() > 1) {
+    // A capped flow freezes at its cap; what holds it is what held it before the caps.
+    const std::vector<int> held = fabric.bottleneck;
     for (int round = 0; round < kCoflowRounds; ++round) {
       std::vector<double> slowest(jobs_.size(), kInf);  // per channel
       for (size_t f = 0; f < p_.flows.size(); ++f)
@@ -136,6 +139,8 @@ Solved NetworkStage::solve() {
       for (size_t f = 0; f < p_.flows.size(); ++f) p_.flows[f].demand = slowest[p_.job[f]] * p_.channels(f);
       fabric = max_min_fair(p_.resources, p_.flows);
     }
+    for (size_t f = 0; f < p_.flows.size(); ++f)
+      if (fabric.bottleneck[f] < 0) fabric.bottleneck[f] = held[f];
   }
   // What NCCL expects: the placement's flows alone with every cable ideal. Only its slowest
   // flow matters, and in a max-min fair sharing that one runs at the first level the water

@@ -105,6 +105,7 @@ class NetworkStage {
   std::vector<int> cable_of_;           // per resource: the fabric's cable, -1 for a NIC
   std::vector<int> job_of_;             // per resource: the job of a NIC
   CableIndex local_of_;                 // fabric cable resource → this problem's
+  std::vector<PathShare> paths_;        // route_into's buffer, reused for every flow
   double free_rate_ = 0;
 };
 

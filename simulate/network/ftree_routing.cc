@@ -383,6 +383,10 @@ class FtreeRouting final : public Routing {
   std::vector<PathShare> route(int src, int dst) const override {
     return is_cn_[dst] ? tables_->route(src, dst) : minhop_->route(src, dst);
   }
+  void route_into(int src, int dst, std::vector<PathShare>& out) const override {
+    if (is_cn_[dst]) tables_->route_into(src, dst, out);
+    else minhop_->route_into(src, dst, out);
+  }
 
  private:
   std::vector<bool> is_cn_;

@@ -35,28 +35,36 @@ class TableRouting final : public Routing {
   RoutingKind kind() const override { return kind_; }
 
   std::vector<PathShare> route(int src, int dst) const override {
-    if (src == dst) return {PathShare{}};
+    std::vector<PathShare> out;
+    route_into(src, dst, out);
+    return out;
+  }
+
+  void route_into(int src, int dst, std::vector<PathShare>& out) const override {
+    out.resize(1);
+    PathShare& path = out.front();
+    path.share = 1.0;
+    path.links.clear();
+    if (src == dst) return;
     const HcaAttachment& a = index_->hca(src);
     const HcaAttachment& b = index_->hca(dst);
-    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return {};
-    PathShare path;
-    path.links.reserve(8);
+    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return out.clear();
     path.links.push_back(a.up);
     const int max_hops = static_cast<int>(table_of_.size()) + 1;
     int sw = a.leaf;
     for (int hops = 0; hops < max_hops; ++hops) {
       const std::vector<uint8_t>* table = table_of_[sw];
-      if (!table || b.lid >= table->size()) return {};
-      const uint8_t out = (*table)[b.lid];
-      if (out == ForwardingTables::kNoPort || out == 0 || out >= stride_) return {};
-      const Hop& hop = hops_[static_cast<size_t>(sw) * stride_ + out];
-      if (hop.peer < 0) return {};
+      if (!table || b.lid >= table->size()) return out.clear();
+      const uint8_t port = (*table)[b.lid];
+      if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) return out.clear();
+      const Hop& hop = hops_[static_cast<size_t>(sw) * stride_ + port];
+      if (hop.peer < 0) return out.clear();
       path.links.push_back(hop.out);
-      if (hop.peer == b.vertex) return {std::move(path)};
+      if (hop.peer == b.vertex) return;
       sw = hop.peer_switch;
-      if (sw < 0) return {};
+      if (sw < 0) return out.clear();
     }
-    return {};
+    out.clear();  // a forwarding loop
   }
 
  private:

@@ -29,15 +29,23 @@ class MinHopRouting final : public Routing {
   RoutingKind kind() const override { return RoutingKind::MinHop; }
 
   std::vector<PathShare> route(int src, int dst) const override {
-    if (src == dst) return {PathShare{}};
+    std::vector<PathShare> out;
+    route_into(src, dst, out);
+    return out;
+  }
+
+  void route_into(int src, int dst, std::vector<PathShare>& out) const override {
+    out.resize(1);
+    PathShare& path = out.front();
+    path.share = 1.0;
+    path.links.clear();
+    if (src == dst) return;
     const HcaAttachment& a = index_->hca(src);
     const HcaAttachment& b = index_->hca(dst);
-    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return {};
+    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return out.clear();
     const RouteTarget& target = index_->target(b.leaf);
     const uint16_t hops = target.dist[a.leaf];
-    if (hops == FabricIndex::kUnreachable) return {};
-    PathShare path;
-    path.links.reserve(hops + 2u);
+    if (hops == FabricIndex::kUnreachable) return out.clear();
     path.links.push_back(a.up);
     for (int sw = a.leaf; sw != b.leaf;) {
       const PortEntry* next = index_->dmodk_next_hop(sw, target, b.lid);
@@ -45,7 +53,6 @@ class MinHopRouting final : public Routing {
       sw = index_->switch_of(next->peer);
     }
     path.links.push_back(b.down);
-    return {std::move(path)};
   }
 
  private:

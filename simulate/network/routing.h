@@ -60,6 +60,9 @@ class Routing {
   // fabric, uncabled HCA, no table entry, a forwarding loop); one PathShare with no links when
   // src == dst (the traffic never leaves the HCA).
   virtual std::vector<PathShare> route(int src_hca, int dst_hca) const = 0;
+  // The same into `out`, reusing its storage: a caller routing many flows allocates nothing
+  // once the buffers have grown. The default calls route().
+  virtual void route_into(int src_hca, int dst_hca, std::vector<PathShare>& out) const { out = route(src_hca, dst_hca); }
   virtual RoutingKind kind() const = 0;
 };
 

@@ -201,3 +201,33 @@ TEST_CASE("simulate: --algo and --collective in any case, as NCCL_ALGO takes the
   CHECK(mixed.output == lower.output);
   CHECK(run(base + " --algo rign").code == 2);
 }
+
+TEST_CASE("simulate: --busy-jobs costs the placement next to running jobs, static and adaptive routing") {
+  Scratch s;
+  // dgx002-004 and dgx034-036 run a 1 GiB allreduce between SU1 and SU2; the placement
+  // dgx001,dgx033 crosses the same rail spines.
+  const std::string busy = s.write("busy.txt", "# running now\ndgx[002-004],dgx[034-036] allreduce 1G\n");
+  const std::string base = "simulate --fabric " + kSuperpod + " --profile h100-ndr --nodes dgx001,dgx033 --sizes 1G";
+  const auto minhop = run(base + " --routing minhop --busy-jobs " + busy + " --json");
+  REQUIRE(minhop.code == 0);
+  const auto j = nlohmann::json::parse(minhop.output);
+  const auto& placement = j["placements"][0];
+  CHECK(placement["busy_jobs"] == 1);
+  const auto& size = placement["sizes"][0];
+  // D-mod-K puts the neighbour's flows on the placement's uplinks: slower than alone.
+  CHECK(size["busbw_gbs"].get<double>() < 0.9 * size["alone_busbw_gbs"].get<double>());
+  // Adaptive routing spreads them: nothing lost.
+  const auto adaptive = run(base + " --routing adaptive --busy-jobs " + busy);
+  REQUIRE(adaptive.code == 0);
+  CHECK(adaptive.output.find("with 1 job running next door") != std::string::npos);
+  CHECK(adaptive.output.find("busbw alone") != std::string::npos);
+
+  const std::string bad = s.write("bad.txt", "dgx002 allreduce\n");
+  const auto r = run(base + " --busy-jobs " + bad);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("bad.txt:1") != std::string::npos);
+  const std::string overlap = s.write("overlap.txt", "\ndgx001,dgx002 allreduce 1G\n");
+  const auto o = run(base + " --busy-jobs " + overlap);
+  CHECK(o.code == 2);
+  CHECK(o.output.find("overlap.txt:2") != std::string::npos);
+}

@@ -64,9 +64,9 @@ TEST_CASE("collective: which algorithms NCCL runs where") {
   CHECK_FALSE(available(Collective::Broadcast, Algorithm::Nvls, Protocol::Simple, h100(), one));
   CHECK_FALSE(available(Collective::ReduceScatter, Algorithm::Tree, Protocol::Simple, h100(), four));
   CHECK(available(Collective::Broadcast, Algorithm::Ring, Protocol::LL128, h100(), four));
-  // The A100 profile has no NVLS and no LL128 (see its comment).
+  // The A100 profile has no NVLS; it runs LL128 over NVLink, as NCCL does on Ampere.
   CHECK_FALSE(available(Collective::AllReduce, Algorithm::Nvls, Protocol::Simple, a100(), one));
-  CHECK_FALSE(available(Collective::AllReduce, Algorithm::Ring, Protocol::LL128, a100(), one));
+  CHECK(available(Collective::AllReduce, Algorithm::Ring, Protocol::LL128, a100(), one));
   CHECK(available(Collective::AllReduce, Algorithm::Ring, Protocol::LL, a100(), one));
   HardwareProfile single = h100();
   single.gpus_per_node = 1;
@@ -127,9 +127,9 @@ TEST_CASE("collective: predicted time, term by term") {
   CHECK(t.launch == h100().calibration.launch_us);
   CHECK(t.latency == doctest::Approx(56));
   CHECK(t.transfer == doctest::Approx(8 * kGiB / (1e3 * bw)));
-  // Ring Simple: 2 MiB chunks, a loop of 8 ranks carries 16 MiB of a channel's 512 MiB, and
-  // every loop waits for its 14 steps.
-  CHECK(t.sync == doctest::Approx(h100().calibration.step_us[2] * 14 * (8 * kGiB / 16 / (16 << 20))));
+  // Ring Simple: every one of its 14 steps pays the protocol's step once; its 2 MiB chunks
+  // take longer than a step, so the rest overlaps.
+  CHECK(t.sync == doctest::Approx(h100().calibration.step_us[2] * 14));
   CHECK(t.fill == 0);  // a ring's steps are NCCL's latency already
   CHECK(t.total() == doctest::Approx(t.launch + t.latency + t.transfer + t.sync + t.fill));
 
@@ -144,7 +144,13 @@ TEST_CASE("collective: predicted time, term by term") {
   const double chunks = kGiB / 16 / (512 * 1024);
   CHECK(tr.fill == doctest::Approx((2 * (7 + 4) - 1) * tr.transfer / chunks));
   const double jitter = h100().calibration.net_jitter_us * 2 * 4 * std::sqrt(2 * std::log(16.0));
-  CHECK(tr.sync == doctest::Approx(h100().calibration.step_us[2] * (chunks + 2 * (7 + 4) - 1) + jitter));
+  const double step = h100().calibration.step_us[2], chunk_us = tr.transfer / chunks;
+  CHECK(tr.sync == doctest::Approx(step * 2 * (7 + 4) + chunks * std::max(0.0, step - chunk_us) + jitter));
+  // NCCL's chunk rules: NVLSTree takes 64 KiB from four nodes on.
+  CHECK(nccl_chunk_bytes(Algorithm::NvlsTree, Protocol::Simple, kGiB, 16, sixteen) == 65536);
+  // Fewer channels for small messages: 64 KiB on Simple rings leaves 2 (64 KiB / (512 × 64)).
+  CHECK(nccl_channels(Algorithm::Ring, Protocol::Simple, 65536, sixteen) == 2);
+  CHECK(nccl_channels(Algorithm::Ring, Protocol::Simple, kGiB, sixteen) == 16);
 
   // Across nodes NCCL stretches the Simple ring's latency by 1.4 once chunks are not tiny.
   const Layout four = make_layout(h100(), 4);

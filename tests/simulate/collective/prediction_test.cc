@@ -90,7 +90,7 @@ TEST_CASE("prediction: the same fabric, another placement: what the uplinks cost
 
 TEST_CASE("prediction: NCCL chooses blind to the fabric, and a better choice on these cables is named") {
   SimulateOptions o;
-  o.sizes = {256 * MiB};
+  o.sizes = {8 * GiB};
   const Prediction p = predict(two_to_one(), alternating(), one_rail(), o);
   const SizePrediction& s = p.sizes[0];
   CHECK(s.algorithm == Algorithm::Ring);  // what NCCL would pick with ideal cables
