@@ -53,7 +53,7 @@ TEST_CASE("completion bash: sourced in bash, `slurmtopo em<TAB>` and `emit topol
                                      "source " + s.path("slurmtopo") + "\n"
                                      "complete -p slurmtopo\n"
                                      "COMP_WORDS=(slurmtopo em); COMP_CWORD=1; _slurmtopo; echo \"1:${COMPREPLY[*]}\"\n"
-                                     "COMP_WORDS=(slurmtopo emit topology --sl); COMP_CWORD=3; _slurmtopo; echo \"2:${COMPREPLY[*]}\"\n");
+                                     "COMP_WORDS=(slurmtopo emit topology --slurm-c); COMP_CWORD=3; _slurmtopo; echo \"2:${COMPREPLY[*]}\"\n");
   FILE* p = popen(("bash " + script + " 2>&1").c_str(), "r");
   std::string out;
   char buf[4096];

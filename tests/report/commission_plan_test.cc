@@ -17,7 +17,7 @@ TEST_CASE("report plan: every fault of the SuperPOD sample is a finding, and the
   CHECK(has_finding(r, "miscabled-rail", "dgx021"));
   CHECK(has_finding(r, "missing-uplinks", "su4-rail5"));
   CHECK(has_finding(r, "degraded-link", "su2-rail6"));
-  CHECK(has_finding(r, "unresolved-hca", "ConnectX7"));
+  CHECK(has_finding(r, "unresolved-hca", "su3-rail6"));  // dgx040 mlx5_6, factory description
   CHECK(has_finding(r, "missing-rail", "dgx040"));
   CHECK(has_finding(r, "rail-leaf", "dgx010"));
   CHECK(has_finding(r, "class-layout", "dgx010"));
