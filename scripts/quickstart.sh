@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# The same list as .ci/run: the build, and what the integration tests run.
+# The build and the services the integration tests run (.ci/run adds the test-only tools:
+# chroots, clang, chromium, packaging).
 packages=(
   cmake ninja-build g++ pkg-config
   libibnetdisc-dev libibumad-dev libibmad-dev libboost-graph-dev libhwloc-dev libyaml-cpp-dev
@@ -80,6 +81,14 @@ step "what if su2-rail6's degraded spine cable (1x) is taken out: a 2,000-job wo
 "$slurmtopo" whatif --fabric "$fabric" --config samples/site.yaml --profile h100-ndr \
   --synthetic 2000 --seed 1 --remove-cable su2-rail6/24 | tee out/whatif-replay.txt
 
+step "the commissioning report: verdict, drawing, link health, nodes, predicted busbw, Slurm files"
+# Exit 1 means the sample's faults were found (it has some on purpose); 2 would be bad input.
+rc=0
+"$slurmtopo" report --fabric "$fabric" --config samples/site.yaml --slurm-conf samples/slurm.conf \
+  --nodes-dir samples/nodes --profile h100-ndr -o out/report.html --json out/report.json \
+  --md out/report.md || rc=$?
+(( rc <= 1 )) || exit "$rc"
+
 step "done"
 cat <<EOF
   slurmtopo         $PWD/$slurmtopo
@@ -88,6 +97,7 @@ cat <<EOF
   NodeName lines    $PWD/out/slurm-nodes.conf
   simulate, place   $PWD/out/simulate.txt, $PWD/out/place.txt
   what-if           $PWD/out/whatif-policies.txt, $PWD/out/whatif-replay.txt
+  report            $PWD/out/report.html (open in a browser), out/report.json, out/report.md
   sample inputs     $PWD/samples (README.md says how each was made)
 Next: $slurmtopo inspect --fabric $fabric --json
       $slurmtopo emit topology --fabric $fabric --diff out/topology.conf
