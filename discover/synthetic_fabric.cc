@@ -19,16 +19,17 @@ namespace {
 struct Generation {
   LinkSpeed speed;
   const char* switch_part;
-  int switch_ports;  // external ports; the SHARP port is one more
+  int switch_ports;  // external ports at 4x; the SHARP port is one more
+  bool splits;       // each 4x port splits into two 2x ports (HDR100, NDR200): twice the radix
   uint32_t switch_device;
   uint32_t hca_device;
   const char* hca_factory_description;  // what an HCA says before the host names it
 };
 
 constexpr Generation kGenerations[] = {
-    {LinkSpeed::EDR, "MSB7800", 36, 0xcf08, 0x1017, "MT4119 ConnectX5   Mellanox Technologies"},
-    {LinkSpeed::HDR, "MQM8700", 40, 0xd2f0, 0x101b, "MT4123 ConnectX6   Mellanox Technologies"},
-    {LinkSpeed::NDR, "MQM9700", 64, 0xd2f2, 0x1021, "MT4129 ConnectX7   Mellanox Technologies"},
+    {LinkSpeed::EDR, "MSB7800", 36, false, 0xcf08, 0x1017, "MT4119 ConnectX5   Mellanox Technologies"},
+    {LinkSpeed::HDR, "MQM8700", 40, true, 0xd2f0, 0x101b, "MT4123 ConnectX6   Mellanox Technologies"},
+    {LinkSpeed::NDR, "MQM9700", 64, true, 0xd2f2, 0x1021, "MT4129 ConnectX7   Mellanox Technologies"},
 };
 
 constexpr uint32_t kMellanoxVendor = 0x2c9;
@@ -55,6 +56,12 @@ void require_width(int width) {
           "width must be 1, 2, 4, 8 or 12");
 }
 
+// A switch's external ports at a cable width: split 2x ports double the radix, which is how
+// the largest single fabrics (and the 100,000-host generated one) are built.
+int switch_ports_at(const Generation& g, int width) {
+  return g.splits && width <= 2 ? 2 * g.switch_ports : g.switch_ports;
+}
+
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 int digits(int n) { return static_cast<int>(std::to_string(n).size()); }
@@ -78,7 +85,7 @@ class Builder {
     n.kind = NodeKind::Switch;
     n.guid = n.sysimgguid = kSwitchGuidBase + subnet_base_ + 16 * switch_count_++;
     n.description = "MF0;" + name + ":" + gen_.switch_part + "/U1";
-    n.num_ports = gen_.switch_ports + 1;
+    n.num_ports = switch_ports_at(gen_, width_) + 1;
     n.vendor_id = kMellanoxVendor;
     n.device_id = gen_.switch_device;
     return add(std::move(n));
@@ -218,13 +225,15 @@ std::vector<std::string> synthetic_speeds() {
 Fabric generate_fattree(const FatTreeSpec& spec) {
   const Generation& gen = generation_for(spec.speed);
   require(spec.levels == 2 || spec.levels == 3, "levels must be 2 or 3");
-  require(spec.radix >= 2 && spec.radix <= gen.switch_ports,
-          "radix must be 2.." + std::to_string(gen.switch_ports) + " for " + gen.switch_part);
+  require_width(spec.width);
+  const int ports = switch_ports_at(gen, spec.width);
+  require(spec.radix >= 2 && spec.radix <= ports,
+          "radix must be 2.." + std::to_string(ports) + " for " + gen.switch_part + " at " +
+              std::to_string(spec.width) + "x" + (gen.splits && spec.width > 2 ? " (2x split ports: twice that)" : ""));
   require(spec.oversubscription > 0, "oversubscription must be positive");
   require(spec.cables_per_pair >= 1, "cables_per_pair must be at least 1");
   require(spec.rails >= 1 && spec.rails <= kMaxHcasPerHost, "rails must be 1..16");
   require(spec.hosts >= 0, "hosts must not be negative");
-  require_width(spec.width);
 
   const int k = spec.radix;
   const double r = spec.oversubscription;
@@ -293,15 +302,17 @@ Fabric generate_fattree(const FatTreeSpec& spec) {
 Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
   const Generation& gen = generation_for(spec.speed);
   const int k = spec.radix;
-  require(k >= 2 && k <= gen.switch_ports,
-          "radix must be 2.." + std::to_string(gen.switch_ports) + " for " + gen.switch_part);
+  require_width(spec.width);
+  const int ports = switch_ports_at(gen, spec.width);
+  require(k >= 2 && k <= ports,
+          "radix must be 2.." + std::to_string(ports) + " for " + gen.switch_part + " at " +
+              std::to_string(spec.width) + "x" + (gen.splits && spec.width > 2 ? " (2x split ports: twice that)" : ""));
   require(spec.scalable_units >= 1, "scalable_units must be at least 1");
   require(spec.hosts_per_su >= 1 && 2 * spec.hosts_per_su <= k,
           "hosts_per_su must be 1..radix/2 (a leaf needs as many uplinks as hosts)");
   require(spec.rails >= 1 && spec.rails + spec.storage_switch <= kMaxHcasPerHost,
           "rails (plus the storage HCA) must be 1..16");
   require(spec.spines_per_rail >= 0, "spines_per_rail must not be negative");
-  require_width(spec.width);
 
   const int sus = spec.scalable_units;
   const int per_su = spec.hosts_per_su;

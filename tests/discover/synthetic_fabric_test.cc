@@ -201,6 +201,28 @@ TEST_CASE("3-level k-ary tree") {
   CHECK(hcas(big) == 8192);
 }
 
+TEST_CASE("split 2x ports double an HDR or NDR switch's radix; EDR does not split") {
+  // MQM9700: 64 NDR ports, or 128 NDR200 (2x) ports with split cables.
+  FatTreeSpec spec;
+  spec.levels = 2;
+  spec.radix = 128;
+  spec.width = 2;
+  spec.hosts = 200;
+  const Fabric f = generate_fattree(spec);
+  CHECK(hcas(f) == 200);
+  for (const auto& n : f.nodes)
+    if (n.kind == NodeKind::Switch) CHECK(n.num_ports == 128 + 1);  // + the SHARP port
+  check_ports(f);
+  for (const auto& l : f.links) CHECK(l.width == 2);
+  spec.width = 4;
+  CHECK_THROWS_WITH_AS(generate_fattree(spec), "synthetic fabric: radix must be 2..64 for MQM9700 at 4x (2x split ports: twice that)",
+                       std::invalid_argument);
+  spec.width = 2;
+  spec.speed = LinkSpeed::EDR;
+  spec.radix = 72;
+  CHECK_THROWS_WITH_AS(generate_fattree(spec), "synthetic fabric: radix must be 2..36 for MSB7800 at 2x", std::invalid_argument);
+}
+
 TEST_CASE("partial 3-level tree keeps pods whole above the leaves and shrinks the core") {
   // k=8, 40 hosts: 10 leaves of 4 hosts in pods of 4 leaves → 3 pods (4, 4, 2 leaves), each
   // with 4 aggregation switches. A core group must take 4 uplinks from each of 3 pods on 8
