@@ -260,7 +260,14 @@ t=$(date +%s%N)
 ibsim_env_run "$SLURMTOPO" discover fabric --routes --timeout-ms 100 --retries 1 --save "$d/killed.json" \
   >/dev/null 2>"$d/killed.err" &
 sweep=$!
-sleep 0.4
+# Kill once the sweep is talking to ibsim (umad2sim's socket is open), a little into the walk:
+# a fixed delay lets a quiet machine finish the whole sweep first.
+for _ in $(seq 300); do
+  pid=$(pgrep -f -n "discover fabric --routes --timeout-ms 100" || true)
+  [[ -n $pid ]] && ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'socket:' && break
+  sleep 0.01
+done
+sleep 0.1
 ibsim_env_kill_ibsim
 wait "$sweep"
 rc=$?
