@@ -25,6 +25,10 @@ declare -A seeds=(
   [hostlist_fuzzer]=""
   [forwarding_tables_fuzzer]="tests/bad/lft/*"
   [swf_workload_fuzzer]="tests/bad/swf/*"
+  [iblinkinfo_text_fuzzer]="tests/data/iblinkinfo/*"
+  [nvlink_domains_fuzzer]="$shared/fabrics/public/azure_cyclecloud/nodes_clusterUUIDs.txt"
+  [topology_yaml_fuzzer]="tests/bad/topology-yaml/*"
+  [block_topology_fuzzer]="$shared/fabrics/public/azure_cyclecloud/block_topology.txt"
 )
 
 status=0
