@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <stdexcept>
 
@@ -26,6 +27,9 @@ ChildOutcome run_in_child(const std::function<int()>& attempt) {
   if (pid == 0) {
     const rlimit no_core{0, 0};
     ::setrlimit(RLIMIT_CORE, &no_core);
+    // The crash must end the child as a signal the parent sees, also under a sanitizer (whose
+    // own handler would print a report and exit with a code).
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
     ::dup2(pipe_fds[1], STDERR_FILENO);
     int code = 1;
     try {

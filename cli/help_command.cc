@@ -129,7 +129,7 @@ void add_help_commands(CLI::App& app) {
   auto shell = std::make_shared<std::string>();
   CLI::App* completion = app.add_subcommand("completion", "Print the shell completion script (bash)");
   completion->add_option("shell", *shell, "the shell: bash")->required()->check(CLI::IsMember({"bash"}, CLI::ignore_case));
-  completion->callback([&app] { std::cout << bash_completion(app); });
+  completion->callback([&app, shell] { std::cout << bash_completion(app); });  // keeps `shell` alive
 }
 
 std::string did_you_mean(CLI::App& app) {

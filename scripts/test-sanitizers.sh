@@ -16,6 +16,7 @@ ninja -C "$build" slurmtopo slurmtopo_tests $(cd fuzz && find . -name '*_fuzzer.
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp  # libibnetdisc's own leak, nothing of ours
 ctest --test-dir "$build" --output-on-failure -j2 -E '^(integration|layout)/'
 
 scripts/fuzz.sh "$build" "$seconds"

@@ -7,22 +7,22 @@ using nlohmann::json;
 
 TEST_CASE("json fields: unknown keys are refused, missing ones named") {
   const json j = json::parse(R"({"a": 1, "zz": 2})");
-  CHECK_THROWS_AS(JsonFields(j, {}, {"a"}, 3), JsonSchemaError);
+  CHECK_THROWS_AS(JsonFields(j, nlohmann::json::json_pointer(), {"a"}, 3), JsonSchemaError);
   try {
-    JsonFields(j, {}, {"a"}, 3);
+    JsonFields(j, nlohmann::json::json_pointer(), {"a"}, 3);
   } catch (const JsonSchemaError& e) {
     CHECK(e.expected == "only the keys of format version 3, not \"zz\"");
     CHECK(e.where.to_string() == "/zz");
   }
-  const JsonFields lazy(j, {}, {"a", "zz", "b"}, 1);
+  const JsonFields lazy(j, nlohmann::json::json_pointer(), {"a", "zz", "b"}, 1);
   CHECK(lazy.integer("a", 0, 5) == 1);
   CHECK_THROWS_AS(lazy.get("b"), JsonSchemaError);
-  CHECK_THROWS_AS(JsonFields(j, {}, {"a", "zz", "b"}, 1, true), JsonSchemaError);
+  CHECK_THROWS_AS(JsonFields(j, nlohmann::json::json_pointer(), {"a", "zz", "b"}, 1, true), JsonSchemaError);
 }
 
 TEST_CASE("json fields: GUIDs, ranges and types") {
   const json j = json::parse(R"({"g": "0xB83FD20300a00000", "bad": "0x12g4", "n": 7, "s": "x", "t": true, "l": [1]})");
-  const JsonFields f(j, {}, {"g", "bad", "n", "s", "t", "l"}, 1);
+  const JsonFields f(j, nlohmann::json::json_pointer(), {"g", "bad", "n", "s", "t", "l"}, 1);
   CHECK(f.guid("g") == 0xb83fd20300a00000ull);
   CHECK_THROWS_AS(f.guid("bad"), JsonSchemaError);
   CHECK_THROWS_AS(f.guid("n"), JsonSchemaError);
@@ -47,7 +47,7 @@ TEST_CASE("json fields: syntax and schema errors name the file and the line") {
   const std::string good = "{\n  \"a\": 1,\n  \"b\": \"two\"\n}\n";
   const json j = parse_json_text(good, "y.json");
   try {
-    JsonFields(j, {}, {"a", "b"}, 1).integer("b", 0, 9);
+    JsonFields(j, nlohmann::json::json_pointer(), {"a", "b"}, 1).integer("b", 0, 9);
     FAIL("a string read as an integer");
   } catch (const JsonSchemaError& e) {
     const InputError err = schema_input_error(good, "y.json", e);

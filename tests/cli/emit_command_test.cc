@@ -90,7 +90,7 @@ TEST_CASE("emit topology: bad input names file and line, exits 2 and writes noth
   struct Bad { const char* name; std::string content; const char* expect; };
   const Bad cases[] = {
       {"empty", "", "empty.txt"},
-      {"garbage", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0binary", 19), "garbage.txt"},
+      {"garbage", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0binary", 17), "garbage.txt"},
       {"truncated", good.substr(0, good.find("[2]\t\"H-0000000000000c02\"") + 12), "truncated.txt:"},
   };
   for (const auto& b : cases) {

@@ -337,7 +337,8 @@ TEST_CASE("SHARP aggregation node on every switch's internal last port") {
   FatTreeSpec spec;
   spec.radix = 8;
   spec.sharp = true;
-  for (auto [speed, ports] : {std::pair{LinkSpeed::NDR, 65}, std::pair{LinkSpeed::HDR, 41}}) {
+  for (const auto& [speed, expected_ports] : {std::pair{LinkSpeed::NDR, 65}, std::pair{LinkSpeed::HDR, 41}}) {
+    const int ports = expected_ports;  // a plain variable: clang 14 cannot capture a structured binding
     spec.speed = speed;
     const Fabric f = generate_fattree(spec);
     int aggregation_nodes = 0;
