@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace slurmtopo {
 
@@ -19,6 +20,11 @@ struct ChildOutcome {
 // Runs `attempt` in a forked child and waits for it. An exception escaping `attempt` is exit
 // code 1. The child writes nothing to the caller's stdout or files: it ends with _exit,
 // skipping atexit handlers and stdio buffers, and leaves no core file.
+// Forks: call it only while the calling thread is the process's only one (a child of a
+// multi-threaded process can deadlock on a lock another thread held at the fork).
 ChildOutcome run_in_child(const std::function<int()>& attempt);
+
+// The same for many attempts, at most `parallel` children at once; outcomes in order.
+std::vector<ChildOutcome> run_in_children(const std::vector<std::function<int()>>& attempts, unsigned parallel);
 
 }  // namespace slurmtopo

@@ -173,8 +173,8 @@ NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hos
   return inv;
 }
 
-NodeInventory load_node_xml(const std::string& path, const std::string& hostname) {
-  HwlocTopology topology = load_hwloc_xml(path);
+NodeInventory load_node_xml(const std::string& path, const std::string& hostname, HwlocTrial trial) {
+  HwlocTopology topology = load_hwloc_xml(path, trial);
   std::string name = hostname;
   if (name.empty()) {
     const char* h = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topology.get()), "HostName");

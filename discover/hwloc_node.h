@@ -30,12 +30,15 @@
 
 #include <string>
 
+#include "discover/hwloc_topology.h"
 #include "discover/node_inventory.h"
 
 namespace slurmtopo {
 
 // `hostname` empty: the export's HostName (short form), else the file name without .xml.
-NodeInventory load_node_xml(const std::string& path, const std::string& hostname);
+// `trial`: see hwloc_topology.h (Done when the caller tried the file in a child already).
+NodeInventory load_node_xml(const std::string& path, const std::string& hostname,
+                            HwlocTrial trial = HwlocTrial::InChild);
 
 // This machine (source "live"), hostname from gethostname() in short form; memory_mib is
 // /proc/meminfo's MemTotal, as slurmd -C reports it (discover/meminfo.h).

@@ -9,6 +9,9 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <optional>
+#include <vector>
 
 #include "base/crash_guard.h"
 #include "base/files.h"
@@ -140,40 +143,76 @@ std::string hwloc_refusal(const std::string& hwloc_stderr) {
 
 }  // namespace
 
-HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source) {
-  std::string edited;  // a copy only when the text needs editing (see blank_comments)
-  const std::string* text = &xml;
-  if (xml.find("<!--") != std::string::npos) {
-    edited = xml;
-    blank_comments(edited, xml, source);
-    text = &edited;
+namespace {
+
+// The text hwloc is given: comments blanked, checked, the prolog rebuilt.
+std::string prepared(const std::string& xml, const std::string& source) {
+  std::string text = xml;
+  if (text.find("<!--") != std::string::npos) blank_comments(text, xml, source);
+  check_export(text, source);
+  if (std::string prolog = rebuilt_prolog(text); !prolog.empty()) text = prolog + text.substr(text.find("<topology"));
+  return text;
+}
+
+// The length includes the terminating NUL, as hwloc's parser expects.
+bool hwloc_loads(hwloc_topology_t t, const std::string& text) {
+  return hwloc_topology_set_xmlbuffer(t, text.c_str(), static_cast<int>(text.size() + 1)) == 0 &&
+         hwloc_topology_load(t) == 0;
+}
+
+// What a trial child's end says of the file: nullopt when hwloc loads it.
+std::optional<InputError> trial_error(const ChildOutcome& trial, const std::string& source) {
+  if (trial.signal)
+    return InputError(source, 0,
+                      std::string("libhwloc crashes on this XML export (") + strsignal(*trial.signal) +
+                          "; lstopo does too): the file is damaged — export it again on the node with "
+                          "`lstopo --of xml` (or `slurmtopo collect`)");
+  if (trial.exit_code == 1) return InputError(source, 0, hwloc_refusal(trial.stderr_text));
+  return std::nullopt;  // 0: loads; 2: our own checks refuse it, as the load in-process will say
+}
+
+// Run in a trial child: 0 loads, 1 hwloc refuses it, 2 our checks refuse it first.
+int trial_load(const std::string& xml, const std::string& source) {
+  std::string text;
+  try {
+    text = prepared(xml, source);
+  } catch (const InputError&) {
+    return 2;
   }
-  check_export(*text, source);
-  if (std::string prolog = rebuilt_prolog(*text); !prolog.empty()) {
-    edited = prolog + text->substr(text->find("<topology"));
-    text = &edited;
-  }
-  // The length includes the terminating NUL, as hwloc's parser expects.
-  auto load = [&](hwloc_topology_t t) {
-    return hwloc_topology_set_xmlbuffer(t, text->c_str(), static_cast<int>(text->size() + 1)) == 0 &&
-           hwloc_topology_load(t) == 0;
-  };
+  return hwloc_loads(init_topology().get(), text) ? 0 : 1;
+}
+
+}  // namespace
+
+HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source, HwlocTrial trial) {
+  const std::string text = prepared(xml, source);
   // Tried in a child first: libhwloc crashes on some damaged exports, and says why it refuses
   // one only on stderr ("Topology does not contain any NUMA node"), which the child keeps.
-  const ChildOutcome trial = run_in_child([&] { return load(init_topology().get()) ? 0 : 1; });
-  if (trial.signal)
-    throw InputError(source, 0,
-                     std::string("libhwloc crashes on this XML export (") + strsignal(*trial.signal) +
-                         "; lstopo does too): the file is damaged — export it again on the node with "
-                         "`lstopo --of xml` (or `slurmtopo collect`)");
-  if (trial.exit_code != 0) throw InputError(source, 0, hwloc_refusal(trial.stderr_text));
+  if (trial == HwlocTrial::InChild)
+    if (auto e = trial_error(run_in_child([&] { return trial_load(xml, source); }), source)) throw *e;
   HwlocTopology topology = init_topology();
-  if (!load(topology.get())) throw InputError(source, 0, hwloc_refusal(""));
+  if (!hwloc_loads(topology.get(), text)) throw InputError(source, 0, hwloc_refusal(""));
   return topology;
 }
 
-HwlocTopology load_hwloc_xml(const std::string& path) {
-  return load_hwloc_xml_text(read_file(path), path);
+HwlocTopology load_hwloc_xml(const std::string& path, HwlocTrial trial) {
+  return load_hwloc_xml_text(read_file(path), path, trial);
+}
+
+std::vector<std::optional<InputError>> try_hwloc_xml_files(const std::vector<std::string>& paths, unsigned parallel) {
+  std::vector<std::function<int()>> attempts;
+  for (const std::string& p : paths)
+    attempts.push_back([p] {
+      try {
+        return trial_load(read_file(p), p);
+      } catch (const InputError&) {
+        return 2;
+      }
+    });
+  const std::vector<ChildOutcome> outcomes = run_in_children(attempts, parallel);
+  std::vector<std::optional<InputError>> errors;
+  for (size_t i = 0; i < paths.size(); ++i) errors.push_back(trial_error(outcomes[i], paths[i]));
+  return errors;
 }
 
 HwlocTopology load_hwloc_live() {

@@ -5,7 +5,11 @@
 #include <hwloc.h>
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "base/input_error.h"
 
 namespace slurmtopo {
 
@@ -18,10 +22,19 @@ using HwlocTopology = std::unique_ptr<hwloc_topology, HwlocTopologyDeleter>;
 // an unreadable or empty file, XML format 3.0 (hwloc 2.9 refuses it), a file cut short before
 // </topology>, a file libhwloc crashes on (tried in a child process first, so the run survives),
 // and anything else hwloc cannot parse.
-HwlocTopology load_hwloc_xml(const std::string& path);
+// InChild: the parse is tried in a forked child first (the caller must be the process's only
+// thread then). Done: the caller already tried the file (try_hwloc_xml_files).
+enum class HwlocTrial { InChild, Done };
+HwlocTopology load_hwloc_xml(const std::string& path, HwlocTrial trial = HwlocTrial::InChild);
 
 // The same from XML text already in memory; `source` names it in errors.
-HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source);
+HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source,
+                                  HwlocTrial trial = HwlocTrial::InChild);
+
+// For loaders that read many exports on threads: every file tried in its own child, `parallel`
+// at a time, before any thread starts. Per file, the error a crash or hwloc's refusal gives
+// (then load it with HwlocTrial::Done only when there is none).
+std::vector<std::optional<InputError>> try_hwloc_xml_files(const std::vector<std::string>& paths, unsigned parallel);
 
 // This machine, as slurmd's own hwloc would see it plus disallowed CPUs and all I/O.
 HwlocTopology load_hwloc_live();

@@ -8,6 +8,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "base/input_error.h"
@@ -89,17 +90,27 @@ std::map<std::string, NodeInventory> load_files(const std::vector<Job>& jobs, un
     if (std::find(paths.begin(), paths.end(), j.path) == paths.end()) paths.push_back(j.path);
   std::vector<NodeInventory> loaded(paths.size());
   std::vector<std::exception_ptr> errors(paths.size());
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  // Every hwloc export is first tried in a child process (libhwloc crashes on some damaged
+  // ones), `threads` children at a time and before any thread starts: forking while other
+  // threads run can leave a child stuck on a lock one of them held.
+  std::vector<std::string> xml;
+  for (const std::string& p : paths)
+    if (fs::path(p).extension() == ".xml") xml.push_back(p);
+  const std::vector<std::optional<InputError>> tried = try_hwloc_xml_files(xml, threads);
+  for (size_t i = 0, k = 0; i < paths.size(); ++i)
+    if (fs::path(paths[i]).extension() == ".xml" && tried[k++]) errors[i] = std::make_exception_ptr(*tried[k - 1]);
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next.fetch_add(1)) < paths.size();) {
+      if (errors[i]) continue;
       try {
-        loaded[i] = load_node_file(paths[i], "");
+        loaded[i] = load_node_file(paths[i], "", HwlocTrial::Done);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
   };
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<size_t>(threads, paths.size()));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
@@ -146,13 +157,13 @@ std::vector<std::string> merged_warnings(const std::vector<NodeInventory>& nodes
 
 }  // namespace
 
-NodeInventory load_node_file(const std::string& path, const std::string& hostname) {
+NodeInventory load_node_file(const std::string& path, const std::string& hostname, HwlocTrial trial) {
   const std::string ext = fs::path(path).extension().string();
   NodeInventory n;
   if (ext == ".json") {
     n = load_node_json(path);
   } else if (ext == ".xml") {
-    n = load_node_xml(path, hostname);
+    n = load_node_xml(path, hostname, trial);
   } else {
     throw InputError(path, 0, "expected an hwloc export (.xml) or a slurmtopo node file (.json)");
   }

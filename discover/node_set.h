@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "discover/hwloc_topology.h"
 #include "discover/node_inventory.h"
 
 namespace slurmtopo {
@@ -50,7 +51,8 @@ NodeSet load_node_set(NodeSources sources, const std::string& nodes);
 
 // One node from a file, by extension (.xml: hwloc export, .json: NodeInventory); `hostname`
 // replaces whatever the file says.
-NodeInventory load_node_file(const std::string& path, const std::string& hostname);
+NodeInventory load_node_file(const std::string& path, const std::string& hostname,
+                             HwlocTrial trial = HwlocTrial::InChild);
 
 // Groups by hardware_signature(); classes ordered by their first host.
 std::vector<NodeClass> group_node_classes(const std::vector<NodeInventory>& nodes);
