@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -58,12 +59,29 @@ void write_all(const std::string& path, const std::string& content, const std::s
     fail(shown, "cannot flush");
   }
 }
+// A run killed between naming its complete temp file and the rename leaves `path.tmp.PID`
+// behind (the target itself is always whole). The next write removes those whose process is gone.
+void remove_stale_temps(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const std::string prefix = (slash == std::string::npos ? path : path.substr(slash + 1)) + ".tmp.";
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (std::to_string(::getpid()) != pid && !std::filesystem::exists("/proc/" + pid)) std::filesystem::remove(e.path(), ec);
+  }
+}
+
 }  // namespace
 
 WriteResult atomic_write(const std::string& path, const std::string& content) {
   std::string current;
   const bool exists = read_file_if_exists(path, current);
   if (exists && current == content) return WriteResult::Unchanged;
+  remove_stale_temps(path);
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   write_all(tmp, content, path);
   if (exists) {
