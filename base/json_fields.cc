@@ -85,6 +85,16 @@ json parse_json_text(std::string_view text, const std::string& file) {
     const size_t reason = what.find(": ", what.find("parse error"));
     throw InputError(file, line,
                      "expected valid JSON, " + (reason == std::string::npos ? what : what.substr(reason + 2)));
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double (1e999) is nlohmann's only out_of_range while parsing; its
+    // message quotes the number, which is how the line is found.
+    const std::string what = e.what();
+    const size_t open = what.find('\''), close = what.rfind('\'');
+    const std::string number = open < close ? what.substr(open + 1, close - open - 1) : "";
+    const size_t at = number.empty() ? std::string_view::npos : text.find(number);
+    throw InputError(file, at == std::string_view::npos ? 0 : line_at_offset(text, at),
+                     "expected valid JSON, a number too large for a double" +
+                         (number.empty() ? std::string() : ": " + number));
   }
 }
 

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Fuzz every reader: scripts/fuzz.sh BUILD_DIR SECONDS_EACH. BUILD_DIR was configured with
+# Fuzz every reader: scripts/fuzz.sh BUILD_DIR SECONDS_EACH [HARNESS...] (default: all). BUILD_DIR was configured with
 # -DSLURMTOPO_FUZZ=ON (scripts/test-sanitizers.sh does it). Each harness first replays its kept
 # findings (fuzz/regressions/<harness>/, every one fixed), then runs from seeds: the real data
 # in ../shared, samples/ and tests/bad/. A finding stops the run and is left in
 # $BUILD_DIR/fuzz-findings/<harness>/ to be fixed and kept as a regression input.
+# The mutations follow FUZZ_SEED (default 1), so a short run (CI's) replays the start of a long
+# one with the same seed: what a long run cleared, a short run cannot find. FUZZ_SEED=0 lets
+# libFuzzer pick a new seed each run, to search further.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${1:?usage: scripts/fuzz.sh BUILD_DIR SECONDS_EACH}
 seconds=${2:-10}
+seed=${FUZZ_SEED:-1}
 shared=../shared
 
 # harness → the seed files for it (globs relative to the repository).
@@ -32,7 +36,11 @@ declare -A seeds=(
 )
 
 status=0
-for harness in $(printf '%s\n' "${!seeds[@]}" | sort); do
+shift $(( $# < 2 ? $# : 2 ))
+harnesses=("$@")
+(( ${#harnesses[@]} )) || mapfile -t harnesses < <(printf '%s\n' "${!seeds[@]}" | sort)
+for harness in "${harnesses[@]}"; do
+  [[ -v seeds[$harness] ]] || { echo "fuzz.sh: no harness $harness" >&2; exit 1; }
   bin=$build/$harness
   [[ -x $bin ]] || { echo "fuzz.sh: $bin is not built" >&2; exit 1; }
   corpus=$(mktemp -d)
@@ -44,8 +52,8 @@ for harness in $(printf '%s\n' "${!seeds[@]}" | sort); do
   if [[ -d $kept ]] && compgen -G "$kept/*" >/dev/null; then
     "$bin" "$kept"/* >/dev/null 2>&1 || { echo "fuzz.sh: $harness fails on a kept regression input in $kept" >&2; status=1; }
   fi
-  echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seeds"
-  if ! "$bin" -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
+  echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seed files (mutation seed $seed)"
+  if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$findings.log" 2>&1; then
     echo "fuzz.sh: $harness found a crash; see $findings.log and $findings/" >&2
     tail -40 "$findings.log" >&2

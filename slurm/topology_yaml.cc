@@ -18,7 +18,9 @@ void only_keys(const YamlFields& f, const YAML::Node& map, const std::vector<std
                const std::string& what) {
   if (!map.IsMap()) f.fail(map, "expected " + what + " to be a mapping");
   for (const auto& kv : map) {
-    const std::string key = kv.first.as<std::string>();
+    // `? [a, b]: x` is a YAML key that is not a string; no Slurm key looks like that.
+    if (!kv.first.IsScalar()) f.fail(kv.first, "expected the keys of " + what + " to be words, like `switch`");
+    const std::string key = kv.first.Scalar();
     bool known = false;
     for (const auto& a : allowed) known |= a == key;
     if (!known)

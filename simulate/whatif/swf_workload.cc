@@ -15,6 +15,10 @@ namespace {
 constexpr int kFields = 18;
 
 // SWF numbers are integers, but some archive traces write averages (field 6) as decimals.
+// from_chars also takes "inf", "nan" and 1e300; no trace field (seconds, processors, ids) comes
+// near 1e15, and beyond it the conversion to whole seconds and nodes would overflow.
+constexpr double kLargest = 1e15;
+
 bool parse_number(std::string_view word, double& out) {
   const char* end = word.data() + word.size();
   auto [p, ec] = std::from_chars(word.data(), end, out);
@@ -42,6 +46,9 @@ Workload parse_swf(std::string_view text, const std::string& file, int cpus_per_
       if (n == kFields) throw InputError(file, line, "expected 18 fields, found more");
       if (!parse_number(word, f[n]))
         throw InputError(file, line, "field " + std::to_string(n + 1) + ": expected a number, got '" + std::string(word) + "'");
+      if (!(f[n] >= -kLargest && f[n] <= kLargest))
+        throw InputError(file, line, "field " + std::to_string(n + 1) + ": expected a number from -1e15 to 1e15, got '" +
+                                         std::string(word) + "'");
       ++n;
       pos = row.find_first_not_of(" \t\r", end);
       if (pos == std::string_view::npos) break;
