@@ -12,6 +12,15 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${1:?usage: scripts/fuzz.sh BUILD_DIR SECONDS_EACH}
 seconds=${2:-10}
 seed=${FUZZ_SEED:-1}
+# The sanitizers' settings, also when this runs without scripts/test-sanitizers.sh.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}  # libibnetdisc's own leak
+
+# Seconds one input may take before it counts as a hang. libhwloc itself needs seconds (tens
+# under ASan on a loaded machine) on some damaged exports — lstopo takes as long on them — so its
+# harness waits longer; a real hang still shows.
+declare -A timeouts=([hwloc_xml_fuzzer]=120)
 shared=../shared
 
 # harness → the seed files for it (globs relative to the repository).
@@ -53,7 +62,7 @@ for harness in "${harnesses[@]}"; do
     "$bin" "$kept"/* >/dev/null 2>&1 || { echo "fuzz.sh: $harness fails on a kept regression input in $kept" >&2; status=1; }
   fi
   echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seed files (mutation seed $seed)"
-  if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
+  if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout="${timeouts[$harness]:-10}" -rss_limit_mb=2048 \
         -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$findings.log" 2>&1; then
     echo "fuzz.sh: $harness found a crash; see $findings.log and $findings/" >&2
     tail -40 "$findings.log" >&2

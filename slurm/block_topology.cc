@@ -50,9 +50,11 @@ BlockTopology parse_block_topology(std::string_view text, const std::string& fil
           size_t comma = value.find(',', start);
           if (comma == std::string::npos) comma = value.size();
           const std::string item = value.substr(start, comma - start);
-          if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || std::stol(item) <= 0)
+          // Slurm's own message; beyond 9 digits no block size means anything (nor fits an int).
+          if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos ||
+              std::stoi(item) <= 0)
             throw InputError(file, number, "Invalid BlockSizes value: " + value);
-          out.block_sizes.push_back(static_cast<int>(std::stol(item)));
+          out.block_sizes.push_back(std::stoi(item));
           start = comma + 1;
         }
       } else {

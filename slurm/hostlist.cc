@@ -20,6 +20,9 @@ using ulong = unsigned long;  // Slurm keeps range bounds in unsigned long (64-b
 
 constexpr ulong kMaxRange = 64 * 1024;        // MAX_RANGE: hosts in one `lo-hi`
 constexpr ulong kMaxPrefixCount = 64 * 1024;  // MAX_PREFIX_CNT: values of one outer group
+// Not Slurm's: an expression is refused before it expands to more hosts than any cluster has
+// (`a[0-65535]b[0-65535]` is 4 billion names), rather than running out of memory.
+constexpr ulong kMaxHosts = 1024 * 1024;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // C isspace in the "C" locale; strtoul skips these before a number.
@@ -168,6 +171,7 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
   }
   if (groups.empty()) {
     check_plain_name(expr, token);
+    if (out.size() >= kMaxHosts) fail(expr, "expands to more than 1048576 hosts, more than any cluster has");
     out.emplace_back(token);
     return;
   }
@@ -184,6 +188,7 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
       count += r.hi - r.lo + 1;
       if (g + 1 < k && count > kMaxPrefixCount)
         fail(expr, "a bracket before the last one expands to more than 65536 values");
+      if (count > kMaxHosts) fail(expr, "expands to more than 1048576 hosts, more than any cluster has");
       for (ulong v = r.lo;; ++v) {
         std::string text;
         append_padded(text, v, r.width);
@@ -192,6 +197,11 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
       }
     }
   }
+  ulong names = 1;  // each factor is at most kMaxHosts, so the product cannot wrap before the check
+  for (const auto& v : values)
+    if ((names *= v.size()) > kMaxHosts) break;
+  if (names > kMaxHosts || out.size() + names > kMaxHosts)
+    fail(expr, "expands to more than 1048576 hosts, more than any cluster has");
   std::vector<size_t> order;  // outermost loop first
   for (size_t g = k - 1; g-- > 0;) order.push_back(g);
   order.push_back(k - 1);
@@ -203,6 +213,9 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
       name += literals[g];
       name += values[g][pick[g]];
     }
+    // A zero padding as wide as the junk before `-` (`[ 00...0-9]`) can run the digits past 64
+    // bits, as a plain name can.
+    check_plain_name(expr, name);
     out.push_back(std::move(name));
   };
   // Odometer over `order`, the last entry turning fastest.

@@ -116,7 +116,11 @@ class Loader {
       files.push_back(path);
     }
     for (const fs::path& child : files) {
-      const fs::path canonical = fs::weakly_canonical(child);
+      std::error_code error;  // a name longer than PATH_MAX, a component that is a file, ...
+      const fs::path canonical = fs::weakly_canonical(child, error);
+      if (error)
+        throw InputError(file, number, "expected `Include " + target + "` to name a readable file: " +
+                                           child.string() + ": " + error.message());
       for (const fs::path& open : stack_) {
         if (open != canonical) continue;
         std::string chain;

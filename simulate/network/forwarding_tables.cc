@@ -1,5 +1,6 @@
 #include "simulate/network/forwarding_tables.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
@@ -37,14 +38,16 @@ size_t parse_hex(const std::string& s, size_t pos, uint64_t& value, int max_digi
   return n;
 }
 
-// "N valid lids dumped", "N lids dumped": the block's own count of its entries.
-bool parse_count_line(const std::string& t, long& count) {
+// "N valid lids dumped", "N lids dumped": the block's own count of its entries, as its digits
+// without leading zeros (a damaged dump can hold more digits than any integer).
+bool parse_count_line(const std::string& t, std::string& count) {
   size_t pos = 0;
   while (pos < t.size() && std::isdigit(static_cast<unsigned char>(t[pos]))) ++pos;
   if (pos == 0) return false;
   const std::string rest = trim(t.substr(pos));
   if (rest != "valid lids dumped" && rest != "lids dumped") return false;
-  count = std::stol(t.substr(0, pos));
+  const size_t first = std::min(t.find_first_not_of('0'), pos - 1);
+  count = t.substr(first, pos - first);
   return true;
 }
 
@@ -96,11 +99,11 @@ ForwardingTables read_forwarding_tables(std::istream& in, const std::string& fil
     if (starts_with(t, "Lid") && t.find("Out") != std::string::npos) continue;  // column header
     if (starts_with(t, "Port") && t.find("Info") != std::string::npos) continue;
 
-    long count = 0;
+    std::string count;
     if (parse_count_line(t, count)) {
       if (!current) fail("a 'lids dumped' line outside a switch's table");
-      if (count != entries)
-        fail("the table of switch 0x" + guid_hex(current_guid) + " says " + std::to_string(count) +
+      if (count != std::to_string(entries))
+        fail("the table of switch 0x" + guid_hex(current_guid) + " says " + count +
              " lids but lists " + std::to_string(entries) + " (truncated dump?)");
       current = nullptr;
       continue;

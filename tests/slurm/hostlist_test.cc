@@ -74,11 +74,31 @@ TEST_CASE("expand_hostlist: errors Slurm also rejects") {
 TEST_CASE("expand_hostlist: errors where 22.05 silently invents names") {
   // scontrol prints `n]`, `n1-3]`, `a[1-2b3`, n18446744073709551615 and n000018446744073709551615.
   for (const char* bad : {"n[1-3", "n1-3]", "a[1-2b[3-4]", "n[18446744073709551616]",
-                          "n18446744073709551616", "n123456789012345678901234", "a\nb"}) {
+                          "n18446744073709551616", "n123456789012345678901234", "a\nb",
+                          // the padding is as wide as the text before `-`: 6 and 21 digits
+                          "6[                    0-1]"}) {
     CAPTURE(bad);
     CHECK_THROWS_AS(expand_hostlist(bad), std::invalid_argument);
   }
   CHECK(expand_hostlist("n18446744073709551615") == Names{"n18446744073709551615"});
+}
+
+TEST_CASE("expand_hostlist: an expression that would outgrow any cluster is refused before it expands") {
+  CHECK(expand_hostlist("n[0-65535],m[0-65535]").size() == 131072);
+  std::string sixteen_ranges;  // 16 x 65536 = 1048576 names, the limit itself
+  for (int i = 0; i < 16; ++i) sixteen_ranges += std::string(i ? "," : "") + "r" + std::to_string(i) + "[0-65535]";
+  CHECK(expand_hostlist(sixteen_ranges).size() == 1048576);
+  for (const std::string& bad : {std::string("a[0-65535]b[0-65535]"), sixteen_ranges + ",one-more",
+                                 std::string("a[0-9][0-9][0-9][0-9][0-9][0-9][0-9]")}) {
+    CAPTURE(bad);
+    std::string error;
+    try {
+      expand_hostlist(bad);
+    } catch (const std::invalid_argument& e) {
+      error = e.what();
+    }
+    CHECK(error.find("expands to more than 1048576 hosts") != std::string::npos);
+  }
 }
 
 TEST_CASE("expand_hostlist: the error names the expression and the problem") {
