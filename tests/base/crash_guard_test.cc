@@ -64,7 +64,7 @@ TEST_CASE("run_in_workers: every attempt's code, output and stderr, by index, fr
   CHECK(pids.count(std::to_string(::getpid())) == 0);
 }
 
-TEST_CASE("run_in_workers: a crash in the middle costs that attempt only; every crash is reported") {
+TEST_CASE("run_in_workers: a crash in the middle costs that attempt only, and every crash is reported") {
   for (unsigned parallel : {1u, 2u, 3u}) {
     CAPTURE(parallel);
     const std::vector<ChildOutcome> outcomes = run_all(12, [](size_t i, std::string& out) {
