@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 
 #include "discover/hwloc_devices.h"
 #include "discover/hwloc_topology.h"
 #include "discover/meminfo.h"
+#include "discover/node_json.h"
 #include "discover/pci_path.h"
 
 namespace slurmtopo {
@@ -173,14 +176,43 @@ NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hos
   return inv;
 }
 
-NodeInventory load_node_xml(const std::string& path, const std::string& hostname, HwlocTrial trial) {
-  HwlocTopology topology = load_hwloc_xml(path, trial);
+namespace {
+
+NodeInventory inventory_from_export(hwloc_topology_t topology, const std::string& path, const std::string& hostname) {
   std::string name = hostname;
   if (name.empty()) {
-    const char* h = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topology.get()), "HostName");
+    const char* h = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topology), "HostName");
     name = h && *h ? short_name(h) : std::filesystem::path(path).stem().string();
   }
-  return inventory_from_topology(topology.get(), name, path);
+  return inventory_from_topology(topology, name, path);
+}
+
+}  // namespace
+
+NodeInventory load_node_xml(const std::string& path, const std::string& hostname) {
+  HwlocTopology topology = load_hwloc_xml(path);
+  return inventory_from_export(topology.get(), path, hostname);
+}
+
+std::vector<std::variant<NodeInventory, InputError>> load_node_xmls(const std::vector<std::string>& paths,
+                                                                    unsigned parallel) {
+  std::vector<std::variant<NodeInventory, InputError>> nodes(paths.size());
+  load_hwloc_xml_files(
+      paths, parallel,
+      [](hwloc_topology_t t, const std::string& path) { return node_to_json(inventory_from_export(t, path, "")); },
+      [&](size_t i, std::string json, std::optional<InputError> error) {
+        if (error) {
+          nodes[i] = std::move(*error);
+          return;
+        }
+        // The JSON is our own writer's: a refusal here is a bug, not the export's fault.
+        try {
+          nodes[i] = node_from_json(json, paths[i]);
+        } catch (const InputError& e) {
+          throw std::logic_error(paths[i] + ": the node read from it does not read back from node JSON: " + e.what());
+        }
+      });
+  return nodes;
 }
 
 NodeInventory discover_local_node() {

@@ -29,16 +29,26 @@
 #include <hwloc.h>
 
 #include <string>
+#include <variant>
+#include <vector>
 
+#include "base/input_error.h"
 #include "discover/hwloc_topology.h"
 #include "discover/node_inventory.h"
 
 namespace slurmtopo {
 
 // `hostname` empty: the export's HostName (short form), else the file name without .xml.
-// `trial`: see hwloc_topology.h (Done when the caller tried the file in a child already).
-NodeInventory load_node_xml(const std::string& path, const std::string& hostname,
-                            HwlocTrial trial = HwlocTrial::InChild);
+// Forks (the trial in load_hwloc_xml): the caller must be the process's only thread.
+NodeInventory load_node_xml(const std::string& path, const std::string& hostname);
+
+// Many exports, as load_node_xml(path, "") gives them, each parsed once in one of at most
+// `parallel` child processes (load_hwloc_xml_files), the node coming back as node JSON: per
+// file, in the order given, its node or its error — a file libhwloc crashes on is that
+// file's error, and the files after it still load. Forks: the caller must be the process's
+// only thread.
+std::vector<std::variant<NodeInventory, InputError>> load_node_xmls(const std::vector<std::string>& paths,
+                                                                    unsigned parallel);
 
 // This machine (source "live"), hostname from gethostname() in short form; memory_mib is
 // /proc/meminfo's MemTotal, as slurmd -C reports it (discover/meminfo.h).

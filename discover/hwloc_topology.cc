@@ -160,59 +160,93 @@ bool hwloc_loads(hwloc_topology_t t, const std::string& text) {
          hwloc_topology_load(t) == 0;
 }
 
-// What a trial child's end says of the file: nullopt when hwloc loads it.
-std::optional<InputError> trial_error(const ChildOutcome& trial, const std::string& source) {
-  if (trial.signal)
-    return InputError(source, 0,
-                      std::string("libhwloc crashes on this XML export (") + strsignal(*trial.signal) +
-                          "; lstopo does too): the file is damaged — export it again on the node with "
-                          "`lstopo --of xml` (or `slurmtopo collect`)");
-  if (trial.exit_code == 1) return InputError(source, 0, hwloc_refusal(trial.stderr_text));
-  return std::nullopt;  // 0: loads; 2: our own checks refuse it, as the load in-process will say
+// How an attempt in a child ends (its exit code); 1 is anything else that escaped it.
+enum : int { kLoaded = 0, kUnexpected = 1, kOurChecks = 2, kRefused = 3 };
+
+InputError crash_error(const std::string& source, int signal) {
+  return InputError(source, 0,
+                    std::string("libhwloc crashes on this XML export (") + strsignal(signal) +
+                        "; lstopo does too): the file is damaged — export it again on the node with "
+                        "`lstopo --of xml` (or `slurmtopo collect`)");
 }
 
-// Run in a trial child: 0 loads, 1 hwloc refuses it, 2 our checks refuse it first.
+// What a trial child's end says of the file: nullopt when hwloc loads it.
+std::optional<InputError> trial_error(const ChildOutcome& trial, const std::string& source) {
+  if (trial.signal) return crash_error(source, *trial.signal);
+  if (trial.exit_code == kRefused) return InputError(source, 0, hwloc_refusal(trial.stderr_text));
+  return std::nullopt;  // loads, or our own checks refuse it, as the load in-process will say
+}
+
+// Run in a trial child.
 int trial_load(const std::string& xml, const std::string& source) {
   std::string text;
   try {
     text = prepared(xml, source);
   } catch (const InputError&) {
-    return 2;
+    return kOurChecks;
   }
-  return hwloc_loads(init_topology().get(), text) ? 0 : 1;
+  return hwloc_loads(init_topology().get(), text) ? kLoaded : kRefused;
+}
+
+// An InputError across the pipe: line, file and what was expected, one per line (the last
+// may have several).
+std::string encoded(const InputError& e) {
+  const size_t prefix = std::string_view(InputError(e.file(), e.line(), "").what()).size();
+  return std::to_string(e.line()) + "\n" + e.file() + "\n" + std::string(e.what()).substr(prefix);
+}
+
+InputError decoded(const std::string& text) {
+  const size_t a = text.find('\n'), b = text.find('\n', a + 1);
+  return InputError(text.substr(a + 1, b - a - 1), std::atoi(text.c_str()), text.substr(b + 1));
 }
 
 }  // namespace
 
-HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source, HwlocTrial trial) {
+HwlocTopology load_hwloc_xml_text(const std::string& xml, const std::string& source) {
   const std::string text = prepared(xml, source);
   // Tried in a child first: libhwloc crashes on some damaged exports, and says why it refuses
   // one only on stderr ("Topology does not contain any NUMA node"), which the child keeps.
-  if (trial == HwlocTrial::InChild)
-    if (auto e = trial_error(run_in_child([&] { return trial_load(xml, source); }), source)) throw *e;
+  if (auto e = trial_error(run_in_child([&] { return trial_load(xml, source); }), source)) throw *e;
   HwlocTopology topology = init_topology();
   if (!hwloc_loads(topology.get(), text)) throw InputError(source, 0, hwloc_refusal(""));
   return topology;
 }
 
-HwlocTopology load_hwloc_xml(const std::string& path, HwlocTrial trial) {
-  return load_hwloc_xml_text(read_file(path), path, trial);
-}
+HwlocTopology load_hwloc_xml(const std::string& path) { return load_hwloc_xml_text(read_file(path), path); }
 
-std::vector<std::optional<InputError>> try_hwloc_xml_files(const std::vector<std::string>& paths, unsigned parallel) {
-  std::vector<std::function<int()>> attempts;
-  for (const std::string& p : paths)
-    attempts.push_back([p] {
-      try {
-        return trial_load(read_file(p), p);
-      } catch (const InputError&) {
-        return 2;
-      }
-    });
-  const std::vector<ChildOutcome> outcomes = run_in_children(attempts, parallel);
-  std::vector<std::optional<InputError>> errors;
-  for (size_t i = 0; i < paths.size(); ++i) errors.push_back(trial_error(outcomes[i], paths[i]));
-  return errors;
+void load_hwloc_xml_files(const std::vector<std::string>& paths, unsigned parallel, const HwlocUse& use,
+                          const HwlocTake& take) {
+  // In the child: the one parse of the file, and `use` of it.
+  auto attempt = [&](size_t i, std::string& output) {
+    const std::string& path = paths[i];
+    try {
+      const std::string text = prepared(read_file(path), path);
+      HwlocTopology topology = init_topology();
+      if (!hwloc_loads(topology.get(), text)) return int{kRefused};  // hwloc's reason is on stderr
+      output = use(topology.get(), path);
+      return int{kLoaded};
+    } catch (const InputError& e) {
+      output = encoded(e);
+      return int{kOurChecks};
+    } catch (const std::exception& e) {
+      output = e.what();
+      return int{kUnexpected};
+    }
+  };
+  // In the parent, as each file ends.
+  auto outcome = [&](size_t i, ChildOutcome o) {
+    const std::string& path = paths[i];
+    if (o.signal) return take(i, "", crash_error(path, *o.signal));
+    switch (o.exit_code) {
+      case kLoaded: return take(i, std::move(o.output), std::nullopt);
+      case kRefused: return take(i, "", InputError(path, 0, hwloc_refusal(o.stderr_text)));
+      case kOurChecks: return take(i, "", decoded(o.output));
+      default:
+        throw std::runtime_error(path + ": loading it in a child process failed (exit code " +
+                                 std::to_string(o.exit_code) + ")" + (o.output.empty() ? "" : ": " + o.output));
+    }
+  };
+  run_in_workers(paths.size(), attempt, outcome, parallel);
 }
 
 HwlocTopology load_hwloc_live() {

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <thread>
+#include <variant>
 
 #include "base/input_error.h"
 #include "base/text.h"
@@ -83,7 +84,10 @@ void jobs_from_class(const std::string& spec, std::map<std::string, Job>& jobs) 
   }
 }
 
-// Each distinct file once (a node class names one file for many hosts), on `threads` threads.
+// Each distinct file once (a node class names one file for many hosts). hwloc exports load
+// in at most `threads` child processes (libhwloc crashes on some damaged ones: the crash is
+// that file's error), node JSON files on `threads` threads once those children are gone:
+// forking while other threads run can leave a child stuck on a lock one of them held.
 std::map<std::string, NodeInventory> load_files(const std::vector<Job>& jobs, unsigned threads) {
   std::vector<std::string> paths;
   for (const Job& j : jobs)
@@ -91,27 +95,32 @@ std::map<std::string, NodeInventory> load_files(const std::vector<Job>& jobs, un
   std::vector<NodeInventory> loaded(paths.size());
   std::vector<std::exception_ptr> errors(paths.size());
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
-  // Every hwloc export is first tried in a child process (libhwloc crashes on some damaged
-  // ones), `threads` children at a time and before any thread starts: forking while other
-  // threads run can leave a child stuck on a lock one of them held.
   std::vector<std::string> xml;
-  for (const std::string& p : paths)
-    if (fs::path(p).extension() == ".xml") xml.push_back(p);
-  const std::vector<std::optional<InputError>> tried = try_hwloc_xml_files(xml, threads);
-  for (size_t i = 0, k = 0; i < paths.size(); ++i)
-    if (fs::path(paths[i]).extension() == ".xml" && tried[k++]) errors[i] = std::make_exception_ptr(*tried[k - 1]);
+  std::vector<size_t> xml_at, not_xml;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (fs::path(paths[i]).extension() == ".xml") {
+      xml.push_back(paths[i]);
+      xml_at.push_back(i);
+    } else {
+      not_xml.push_back(i);
+    }
+  }
+  std::vector<std::variant<NodeInventory, InputError>> xml_nodes = load_node_xmls(xml, threads);
+  for (size_t k = 0; k < xml.size(); ++k) {
+    if (auto* n = std::get_if<NodeInventory>(&xml_nodes[k])) loaded[xml_at[k]] = std::move(*n);
+    else errors[xml_at[k]] = std::make_exception_ptr(std::get<InputError>(xml_nodes[k]));
+  }
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next.fetch_add(1)) < paths.size();) {
-      if (errors[i]) continue;
+    for (size_t k; (k = next.fetch_add(1)) < not_xml.size();) {
       try {
-        loaded[i] = load_node_file(paths[i], "", HwlocTrial::Done);
+        loaded[not_xml[k]] = load_node_file(paths[not_xml[k]], "");
       } catch (...) {
-        errors[i] = std::current_exception();
+        errors[not_xml[k]] = std::current_exception();
       }
     }
   };
-  threads = static_cast<unsigned>(std::min<size_t>(threads, paths.size()));
+  threads = static_cast<unsigned>(std::min<size_t>(threads, not_xml.size()));
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
@@ -157,13 +166,13 @@ std::vector<std::string> merged_warnings(const std::vector<NodeInventory>& nodes
 
 }  // namespace
 
-NodeInventory load_node_file(const std::string& path, const std::string& hostname, HwlocTrial trial) {
+NodeInventory load_node_file(const std::string& path, const std::string& hostname) {
   const std::string ext = fs::path(path).extension().string();
   NodeInventory n;
   if (ext == ".json") {
     n = load_node_json(path);
   } else if (ext == ".xml") {
-    n = load_node_xml(path, hostname, trial);
+    n = load_node_xml(path, hostname);
   } else {
     throw InputError(path, 0, "expected an hwloc export (.xml) or a slurmtopo node file (.json)");
   }

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "discover/hwloc_topology.h"
 #include "discover/node_inventory.h"
 
 namespace slurmtopo {
@@ -21,7 +20,7 @@ struct NodeSources {
   std::vector<std::string> expected_hosts;
   bool allow_missing = false;
   std::string allow_missing_option = "--allow-missing";  // the caller's flag for allow_missing, named in the error
-  unsigned threads = 0;                      // parallel XML loads; 0 = one per hardware thread
+  unsigned threads = 0;                      // parallel loads (XML: child processes); 0 = one per hardware thread
 };
 
 struct NodeClass {
@@ -51,8 +50,8 @@ NodeSet load_node_set(NodeSources sources, const std::string& nodes);
 
 // One node from a file, by extension (.xml: hwloc export, .json: NodeInventory); `hostname`
 // replaces whatever the file says.
-NodeInventory load_node_file(const std::string& path, const std::string& hostname,
-                             HwlocTrial trial = HwlocTrial::InChild);
+// Forks for an .xml (see load_node_xml): the caller must be the process's only thread.
+NodeInventory load_node_file(const std::string& path, const std::string& hostname);
 
 // Groups by hardware_signature(); classes ordered by their first host.
 std::vector<NodeClass> group_node_classes(const std::vector<NodeInventory>& nodes);

@@ -8,8 +8,11 @@
 #include <hwloc.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <variant>
 
 #include "discover/hwloc_topology.h"
+#include "discover/node_json.h"
 #include "tests/discover/hwloc_test_support.h"
 
 using namespace slurmtopo;
@@ -490,4 +493,78 @@ TEST_CASE("discover_local_node: this machine loads (whatever it has)") {
   CHECK(n.cores_per_socket >= 1);
   CHECK(n.memory_mib > 0);
   CHECK(n.gpu_nic.size() == n.gpus.size());
+}
+
+namespace {
+
+const std::filesystem::path kBadHwloc = std::filesystem::path(SLURMTOPO_SOURCE_DIR) / "tests/bad/hwloc";
+
+// What load_node_xml (the node's JSON) or its error (what()) says of one file.
+std::string in_process(const std::string& path) {
+  try {
+    return node_to_json(load_node_xml(path, ""));
+  } catch (const InputError& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+std::string from_children(const std::variant<NodeInventory, InputError>& r) {
+  if (auto* n = std::get_if<NodeInventory>(&r)) return node_to_json(*n);
+  return std::string("error: ") + std::get<InputError>(r).what();
+}
+
+}  // namespace
+
+TEST_CASE("load_node_xmls: file by file what load_node_xml gives, for every real export and every bad one") {
+  std::vector<std::string> paths;
+  for (const auto& e : std::filesystem::directory_iterator(kBadHwloc)) paths.push_back(e.path().string());
+  if (std::filesystem::exists(kSharedNodes)) {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(kSharedNodes))
+      if (e.path().extension() == ".xml") paths.push_back(e.path().string());
+  } else {
+    skip(kSharedNodes.string() + " is not available");
+  }
+  std::sort(paths.begin(), paths.end());
+  const auto loaded = load_node_xmls(paths, 2);
+  REQUIRE(loaded.size() == paths.size());
+  size_t nodes = 0;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    CAPTURE(paths[i]);
+    CHECK(from_children(loaded[i]) == in_process(paths[i]));  // errors with their file:line too
+    nodes += std::holds_alternative<NodeInventory>(loaded[i]);
+  }
+  CHECK(nodes > 0);
+}
+
+TEST_CASE("load_node_xmls: after a file libhwloc crashes on, the same child's next files still load") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  ScratchDir s;
+  const std::string good = read_text(*ipa), crash = read_text((kBadHwloc / "pu-without-complete-cpuset.xml").string());
+  const std::vector<std::string> paths = {
+      s.write("a.xml", good),  s.write("b.xml", crash), s.write("c.xml", good),
+      s.write("d.xml", read_text((kBadHwloc / "no-numa.xml").string())), s.write("e.xml", crash),
+      s.write("f.xml", good.substr(0, 5000)), s.write("g.xml", good)};
+  for (unsigned parallel : {1u, 2u}) {  // 1: one child has every file, and is replaced twice
+    CAPTURE(parallel);
+    const auto loaded = load_node_xmls(paths, parallel);
+    for (size_t i : {0, 2, 6}) {
+      REQUIRE(std::holds_alternative<NodeInventory>(loaded[i]));
+      CHECK(std::get<NodeInventory>(loaded[i]).gpus.size() == 4);
+      CHECK(std::get<NodeInventory>(loaded[i]).source == paths[i]);
+    }
+    for (size_t i : {1, 4}) {
+      REQUIRE(std::holds_alternative<InputError>(loaded[i]));
+      CHECK(std::string(std::get<InputError>(loaded[i]).what()) ==
+            paths[i] + ": libhwloc crashes on this XML export (Segmentation fault; lstopo does too): the file is "
+                       "damaged — export it again on the node with `lstopo --of xml` (or `slurmtopo collect`)");
+    }
+    REQUIRE(std::holds_alternative<InputError>(loaded[3]));  // hwloc's reason, from the child's stderr
+    CHECK(std::string(std::get<InputError>(loaded[3]).what()).find("(Topology does not contain any NUMA node") !=
+          std::string::npos);
+    REQUIRE(std::holds_alternative<InputError>(loaded[5]));  // our check, its line kept across the pipe
+    CHECK(std::get<InputError>(loaded[5]).file() == paths[5]);
+    CHECK(std::get<InputError>(loaded[5]).line() > 0);
+    CHECK(std::string(std::get<InputError>(loaded[5]).what()).find("truncated XML") != std::string::npos);
+  }
 }

@@ -131,6 +131,39 @@ TEST_CASE("load_node_set: ambiguous and malformed sources") {
   CHECK(what_of(nodir).find("cannot read the --nodes-dir directory") != std::string::npos);
 }
 
+TEST_CASE("load_node_set: every bad export is named, in host order, the same on any number of children") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  const std::filesystem::path bad = std::filesystem::path(SLURMTOPO_SOURCE_DIR) / "tests/bad/hwloc";
+  const std::string good = read_text(*ipa), crash = read_text((bad / "pu-without-complete-cpuset.xml").string());
+  ScratchDir s;
+  for (int i = 1; i <= 12; ++i) s.write("nodes/gpu" + std::to_string(i) + ".xml", good);
+  // Natural host order: gpu2, gpu9, gpu10, gpu11 (not the directory's gpu10, gpu11, gpu2, gpu9).
+  s.write("nodes/gpu2.xml", crash);
+  s.write("nodes/gpu9.xml", good.substr(0, 5000));
+  s.write("nodes/gpu10.xml", crash);
+  s.write("nodes/gpu11.xml", read_text((bad / "no-numa.xml").string()));
+  std::string expected = s.path("nodes/gpu2.xml") + ": 4 node files cannot be used:";
+  for (const char* host : {"gpu2", "gpu9", "gpu10", "gpu11"}) {
+    try {
+      load_node_xml(s.path(std::string("nodes/") + host + ".xml"), "");
+      FAIL("loads: " << host);
+    } catch (const InputError& e) {
+      expected += std::string("\n") + e.what();
+    }
+  }
+  for (unsigned threads : {1u, 2u, 5u}) {
+    CAPTURE(threads);
+    NodeSources src;
+    src.nodes_dir = s.path("nodes");
+    src.threads = threads;
+    CHECK(what_of(src) == expected);
+  }
+  CHECK(expected.find("gpu2.xml: libhwloc crashes on this XML export") != std::string::npos);
+  CHECK(expected.find("gpu11.xml: hwloc cannot load this XML export (Topology does not contain any NUMA node") !=
+        std::string::npos);
+}
+
 TEST_CASE("group_node_classes: hosts differing only in GUIDs, names and bus ids share a class") {
   auto ipa = shared_node("flux-core/ipa20.xml");
   if (!ipa) return;
