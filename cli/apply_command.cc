@@ -23,8 +23,8 @@ constexpr const char* kExitCodes =
     "/etc/slurm/nodes.conf`); NodeName lines inline in slurm.conf are refused (move them to such a\n"
     "file first). It changes the attributes of the nodes the running slurmctld has (CPUs, Sockets,\n"
     "CoresPerSocket, ThreadsPerCore, RealMemory, Gres), keeps every other attribute (NodeAddr,\n"
-    "Port, Weight, Feature, ...) and refuses to add or remove nodes: Slurm needs slurmctld and every\n"
-    "slurmd restarted for that, which apply does not do.\n";
+    "Port, Weight, Feature, ...) and refuses to add or remove nodes or change a node's CPU count:\n"
+    "Slurm needs slurmctld and every slurmd restarted for those, which apply does not do.\n";
 
 struct Options {
   ApplyRequest request;

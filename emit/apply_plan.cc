@@ -298,7 +298,13 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
   if (r.nodes) {
     const bool gpus = std::any_of(node_lines.begin(), node_lines.end(), [](const NodeLine& l) { return !l.gres.empty(); });
     const auto gres_types = parse_node_conf(read_file(r.slurm_conf), r.slurm_conf).gres_types;
-    if (auto refusal = node_change_refusal(*running, planned_nodes, gres_types, gpus)) {
+    auto refusal = node_change_refusal(*running, planned_nodes, gres_types, gpus);
+    if (!refusal) {
+      const auto shown = slurm.show_nodes();
+      refusal = shown ? cpu_change_refusal(node_lines, *shown)
+                      : std::optional<std::string>("slurmctld does not answer `scontrol show nodes`: nothing changed");
+    }
+    if (refusal) {
       out.outcome = ApplyOutcome::Refused;
       out.reason = *refusal;
       return out;
@@ -364,8 +370,11 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     out.steps.push_back("restored " + p->file.path);
   }
   const std::string back = slurm.reconfigure();
-  if (back.empty() && wait_until_up(slurm, r.verify_seconds)) {
+  const bool up = wait_until_up(slurm, r.verify_seconds);
+  if (back.empty() && up) {
     out.steps.push_back("scontrol reconfigure with the previous files: slurmctld answers");
+  } else if (up) {
+    out.steps.push_back("scontrol reconfigure with the previous files: " + back + " (slurmctld answers)");
   } else {
     out.steps.push_back("slurmctld does not answer even with the previous files: restart it (systemctl restart slurmctld)");
   }

@@ -148,8 +148,11 @@ std::optional<std::string> node_change_refusal(const std::vector<std::string>& r
   return std::nullopt;
 }
 
-std::string node_lines_mismatch(const std::vector<NodeLine>& lines, const std::string& show_nodes) {
-  std::map<std::string, std::string> shown;  // node -> its oneliner
+namespace {
+
+// node -> its line of `scontrol show nodes --oneliner`
+std::map<std::string, std::string> shown_nodes(const std::string& show_nodes) {
+  std::map<std::string, std::string> shown;
   size_t at = 0;
   while (at < show_nodes.size()) {
     size_t nl = show_nodes.find('\n', at);
@@ -158,6 +161,33 @@ std::string node_lines_mismatch(const std::vector<NodeLine>& lines, const std::s
     if (const auto names = scontrol_values(line, "NodeName"); !names.empty()) shown[names.front()] = line;
     at = nl + 1;
   }
+  return shown;
+}
+
+}  // namespace
+
+std::optional<std::string> cpu_change_refusal(const std::vector<NodeLine>& lines, const std::string& show_nodes) {
+  const auto shown = shown_nodes(show_nodes);
+  std::vector<std::string> changed;
+  std::string example;
+  for (const NodeLine& l : lines)
+    for (const auto& n : expand_hostlist(l.hostlist)) {
+      const auto it = shown.find(n);
+      if (it == shown.end()) continue;
+      const auto v = scontrol_values(it->second, "CPUTot");
+      if (v.empty() || v.front() == std::to_string(l.cpus)) continue;
+      if (changed.empty()) example = n + ": CPUs " + v.front() + " -> " + std::to_string(l.cpus);
+      changed.push_back(n);
+    }
+  if (changed.empty()) return std::nullopt;
+  return "the node lines change the CPU count of " + counted(changed.size(), "node", "nodes") + " (" +
+         compress_hostlist(changed) + "; " + example +
+         "): slurmctld refuses that on a reconfigure (\"require restart of the slurmctld daemon\"), so apply "
+         "does not write it; put the new lines in place by hand and restart slurmctld and the slurmds";
+}
+
+std::string node_lines_mismatch(const std::vector<NodeLine>& lines, const std::string& show_nodes) {
+  const auto shown = shown_nodes(show_nodes);
   for (const NodeLine& l : lines) {
     std::vector<std::pair<std::string, std::string>> want = {{"CPUTot", std::to_string(l.cpus)},
                                                              {"Sockets", std::to_string(l.sockets)}};

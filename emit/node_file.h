@@ -35,6 +35,12 @@ std::optional<std::string> node_change_refusal(const std::vector<std::string>& r
                                                const std::vector<std::string>& planned,
                                                const std::vector<std::string>& gres_types, bool gpus);
 
+// Why a reconfigure cannot take the CPU counts of `lines` against what slurmctld runs with
+// (`show_nodes`: scontrol show nodes --oneliner), or nullopt. Seen on a real 22.05 slurmctld:
+// "error: Configured cpu count change on gpu001 (8 to 224)", and the reconfigure fails with
+// "The node configuration changes that were made require restart of the slurmctld daemon".
+std::optional<std::string> cpu_change_refusal(const std::vector<NodeLine>& lines, const std::string& show_nodes);
+
 // What `scontrol show nodes --oneliner` must show once slurmctld has read `lines`: "" or the
 // first node whose CPUTot, Sockets, RealMemory or Gres differs.
 std::string node_lines_mismatch(const std::vector<NodeLine>& lines, const std::string& show_nodes);

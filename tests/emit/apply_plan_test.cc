@@ -252,11 +252,13 @@ struct NodeEcho final : SlurmControl {
   }
 };
 
-// slurm.conf Includes nodes.conf, which has the 64 sample DGX hosts with the wrong CPUs and
-// their own NodeAddr; the running slurmctld has the same 64 nodes.
+// slurm.conf Includes nodes.conf, which has the 64 sample DGX hosts' CPUs but neither RealMemory
+// nor GPUs, and their own NodeAddr; the running slurmctld has the same 64 nodes.
+const std::string kOldLine = "NodeName=dgx[001-064] CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2 NodeAddr=10.0.0.1";
+
 ApplyRequest nodes_request(const Cluster_& c, NodeEcho& slurm) {
   std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nInclude nodes.conf\n";
-  std::ofstream(c.path("nodes.conf")) << "NodeName=DEFAULT State=UNKNOWN\nNodeName=dgx[001-064] CPUs=8 NodeAddr=10.0.0.1\n";
+  std::ofstream(c.path("nodes.conf")) << "NodeName=DEFAULT State=UNKNOWN\n" << kOldLine << "\n";
   for (int i = 1; i <= 64; ++i) slurm.nodes.push_back((i < 10 ? "dgx00" : "dgx0") + std::to_string(i));
   slurm.file = c.path("nodes.conf");
   slurm.shown = NodeEcho::render(read(slurm.file));
@@ -288,7 +290,7 @@ TEST_CASE("apply --what nodes: the included node file gets the hardware, keeps N
   CHECK(read(c.path("nodes.conf.bak")) == before);
   CHECK(slurm.reconfigures == 1);
   CHECK(std::find(res.files[0].diff.begin(), res.files[0].diff.end(),
-                  "- NodeName=dgx[001-064] CPUs=8 NodeAddr=10.0.0.1") != res.files[0].diff.end());
+                  "- " + kOldLine) != res.files[0].diff.end());
 
   CHECK(apply(r, slurm).outcome == ApplyOutcome::Unchanged);
   CHECK(slurm.reconfigures == 1);  // no churn
@@ -303,7 +305,7 @@ TEST_CASE("apply --what nodes: slurmctld does not show the new attributes → pr
   const ApplyResult res = apply(r, slurm);
   CHECK(res.outcome == ApplyOutcome::RolledBack);
   CHECK(res.exit_code() == 3);
-  CHECK(res.reason.find("CPUTot=8, the file 224") != std::string::npos);
+  CHECK(res.reason.find("RealMemory=0, the file 2042880") != std::string::npos);
   CHECK(read(c.path("nodes.conf")) == before);
   CHECK(slurm.reconfigures == 2);
 }
@@ -331,4 +333,8 @@ TEST_CASE("apply --what nodes: a node added or removed, inline NodeName lines, n
   refused("no GresTypes=gpu");
   std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nNodeName=dgx[001-064] CPUs=8\n";
   refused("inline");
+  // A CPU count change: a real 22.05 slurmctld refuses it on a reconfigure (needs a restart).
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nInclude nodes.conf\n";
+  slurm.shown = NodeEcho::render("NodeName=dgx[001-064] CPUs=8\n");
+  refused("change the CPU count of 64 nodes (dgx[001-064]; dgx001: CPUs 8 -> 224)");
 }

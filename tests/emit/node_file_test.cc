@@ -122,6 +122,15 @@ TEST_CASE("node_change_refusal: nodes added or removed need a restart; GPUs need
   CHECK_FALSE(node_change_refusal(running, running, {}, false));
 }
 
+TEST_CASE("cpu_change_refusal: a node whose CPU count slurmctld has differs needs a restart") {
+  const std::vector<NodeLine> lines{h100("gpu[001-002]")};
+  CHECK_FALSE(cpu_change_refusal(lines, "NodeName=gpu001 CPUTot=224\nNodeName=gpu002 CPUTot=224\n"));
+  const auto why = cpu_change_refusal(lines, "NodeName=gpu001 CPUTot=224\nNodeName=gpu002 CPUTot=8\n");
+  REQUIRE(why);
+  CHECK(why->find("1 node (gpu002; gpu002: CPUs 8 -> 224)") != std::string::npos);
+  CHECK(why->find("restart") != std::string::npos);
+}
+
 TEST_CASE("node_lines_mismatch: scontrol show nodes against the lines slurmctld should have read") {
   const std::vector<NodeLine> lines{h100("gpu[001-002]")};
   const std::string good =

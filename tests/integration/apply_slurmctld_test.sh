@@ -50,6 +50,10 @@ printf 'gpu[001-008]\n' >"$WORK/nodes"
 printf 'SwitchName=s1 Nodes=gpu[001-008]\n' >"$WORK/topology.conf"
 export SLURM_ENV_AUTH=munge
 export SLURM_ENV_EXTRA_CONF="GresTypes=gpu"  # for --what gres,nodes (a GresTypes change needs a restart)
+# The CPU layout of samples/nodes/dgx001.json: 22.05 refuses a CPU count change on a reconfigure
+# ("Configured cpu count change ... require restart of the slurmctld daemon"), so --what nodes
+# below changes RealMemory and Gres only, and a CPU change is refused.
+export SLURM_ENV_NODE_ATTRS="CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2"
 slurm_env_start "$WORK/slurm" "$WORK/nodes" "$WORK/topology.conf" || { echo "FAIL: slurmctld did not start"; exit 1; }
 conf=$SLURM_ENV_DIR/slurm.conf
 topo=$SLURM_ENV_DIR/topology.conf
@@ -204,7 +208,7 @@ elif [[ $(grep -o 'Port=[0-9]*' "$nodes_conf" | sort | tr '\n' ' ') != "$ports_b
      (( $(grep -c 'NodeHostname=localhost NodeAddr=127.0.0.1' "$nodes_conf") != 8 )); then
   fail "$name" "the node file lost NodeAddr/Port: $(grep '^NodeName' "$nodes_conf" | head -n 2)"
 elif ! cmp -s "$nodes_conf.bak" "$WORK/nodes-before"; then fail "$name" "previous node file not kept as .bak"
-elif [[ $out != *"- NodeName=gpu001 "* || $out != *"+ NodeName=gpu001 CPUs=224"* ]]; then fail "$name" "the diff: $out"
+elif [[ $out != *"- NodeName=gpu001 "* || $out != *"+ NodeName=gpu001 CPUs=224"*"Gres=gpu:h100:8"* ]]; then fail "$name" "the diff: $out"
 else pass "$name" "$(grep -m1 '^NodeName=gpu001' "$nodes_conf" | cut -c1-110)"; fi
 
 # The running slurmds read gres.conf again on the reconfigure and register with the GPUs.
@@ -224,6 +228,17 @@ out=$(apply_nodes --node-class "gpu[001-008]=$dgx" 2>&1); rc=$?
 if (( rc != 0 )) || [[ $out != *"nothing to do"* ]]; then fail "$name" "exit $rc: $out"
 elif (( $(reconfigures) != before )); then fail "$name" "slurmctld was reconfigured"
 else pass "$name"; fi
+
+# 11b. a CPU count change (threads off): refused before anything is written
+name="apply --what nodes with another CPU count: refused (exit 2), slurmctld untouched"
+jq '.threads_per_core = 1' "$dgx" >"$WORK/dgx-noht.json"
+before=$(reconfigures)
+cp "$nodes_conf" "$WORK/nodes-before"
+out=$(apply_nodes --node-class "gpu[001-008]=$WORK/dgx-noht.json" 2>&1); rc=$?
+if (( rc != 2 )) || [[ $out != *"CPU count of 8 nodes"* ]]; then fail "$name" "exit $rc: $out"
+elif ! cmp -s "$nodes_conf" "$WORK/nodes-before"; then fail "$name" "the node file changed"
+elif (( $(reconfigures) != before )) || ! alive; then fail "$name" "slurmctld reconfigured or not answering"
+else pass "$name" "$(grep -o 'CPU count of.*-> 112' <<<"$out")"; fi
 
 # 12. a node the node files lack: that would remove it, which needs a restart: refused
 name="apply --what nodes without gpu008's description: refused (exit 2), nothing changed"
