@@ -122,7 +122,10 @@ TEST_CASE("node_from_json: syntax errors name the line") {
   const std::string good = node_to_json(small_node());
   const InputError e = error_of(replace_once(good, "\"sockets\": 2,", "\"sockets\": 2"));
   CHECK(e.file() == "node.json");
-  CHECK(e.line() == 7);  // "cores_per_socket", where a comma was due
+  // "cores_per_socket", where a comma was due
+  const std::string before = good.substr(0, good.find("\"cores_per_socket\""));
+  CHECK(e.line() == 1 + std::count(before.begin(), before.end(), '\n'));
+  CHECK(e.line() == 8);
   CHECK(std::string(e.what()).find("expected valid JSON") != std::string::npos);
 }
 
