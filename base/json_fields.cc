@@ -19,6 +19,10 @@ JsonFields::JsonFields(const json& object, json::json_pointer at, std::initializ
   if (!object_.is_object()) throw JsonSchemaError{at_, "an object"};
   for (const auto& item : object_.items()) {
     const std::string& key = item.key();
+    if (key == kSlurmtopoVersionKey && at_.empty()) {
+      if (!item.value().is_string()) throw JsonSchemaError{at_ / key, quoted(kSlurmtopoVersionKey) + " to be a string"};
+      continue;
+    }
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; }))
       throw JsonSchemaError{at_ / key,
                             "only the keys of format version " + std::to_string(version) + ", not \"" + key + "\""};

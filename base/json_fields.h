@@ -14,6 +14,11 @@
 
 namespace slurmtopo {
 
+// The key of slurmtopo_version() (base/version.h) at the top of every JSON document slurmtopo
+// writes; JsonFields accepts it at a document's top and requires it nowhere, so files written
+// before it existed still read.
+inline constexpr const char* kSlurmtopoVersionKey = "slurmtopo_version";
+
 // A value the schema rejects: where it is, and what was expected there.
 struct JsonSchemaError {
   nlohmann::json::json_pointer where;
@@ -24,7 +29,8 @@ struct JsonSchemaError {
 class JsonFields {
  public:
   // Rejects a non-object and any key not in `keys` ("only the keys of format version N");
-  // with `all_required`, also a key of `keys` that is missing (else get() reports it).
+  // with `all_required`, also a key of `keys` that is missing (else get() reports it). A
+  // document's top object (`at` empty) may also have "slurmtopo_version", a string (the writer).
   JsonFields(const nlohmann::json& object, nlohmann::json::json_pointer at, std::initializer_list<const char*> keys,
              int version, bool all_required = false);
 

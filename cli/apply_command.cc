@@ -17,7 +17,14 @@ constexpr const char* kExitCodes =
     "  0  nothing to do, or applied (written, reconfigured, verified); --dry-run: no error\n"
     "  1  more anomalies in the fabric than --max-anomalies (nothing changed)\n"
     "  2  bad input, or a file Slurm or the running cluster would not take (nothing changed)\n"
-    "  3  the apply failed after writing and was rolled back (previous files, reconfigured)\n";
+    "  3  the apply failed after writing and was rolled back (previous files, reconfigured)\n"
+    "\n"
+    "--what nodes replaces the file slurm.conf Includes for its NodeName lines (e.g. `Include\n"
+    "/etc/slurm/nodes.conf`); NodeName lines inline in slurm.conf are refused (move them to such a\n"
+    "file first). It changes the attributes of the nodes the running slurmctld has (CPUs, Sockets,\n"
+    "CoresPerSocket, ThreadsPerCore, RealMemory, Gres), keeps every other attribute (NodeAddr,\n"
+    "Port, Weight, Feature, ...) and refuses to add or remove nodes or change a node's CPU count:\n"
+    "Slurm needs slurmctld and every slurmd restarted for those, which apply does not do.\n";
 
 struct Options {
   ApplyRequest request;
@@ -33,6 +40,7 @@ std::string command_line(const Options& o) {
   if (!o.request.inputs.name_map.empty()) s += " --node-name-map " + o.request.inputs.name_map;
   if (!o.request.inputs.site_config.empty()) s += " --config " + o.request.inputs.site_config;
   s += " --slurm-conf " + o.request.slurm_conf;
+  if (!o.request.dev_dir.empty()) s += " --dev-dir " + o.request.dev_dir;
   return s;
 }
 
@@ -48,12 +56,14 @@ void add_apply_command(CLI::App& app) {
                   "the cluster's slurm.conf: its nodes, and the directory the files are replaced in")
       ->check(CLI::ExistingFile)
       ->capture_default_str();
-  cmd->add_option("--what", o->what, "files to apply: topology, gres (gres needs --nodes-dir or --node-class)")
+  cmd->add_option("--what", o->what,
+                  "files to apply: topology, gres, nodes (gres and nodes need --nodes-dir or --node-class)")
       ->delimiter(',')
-      ->transform(CLI::IsMember({"topology", "gres"}, CLI::ignore_case))
+      ->transform(CLI::IsMember({"topology", "gres", "nodes"}, CLI::ignore_case))
       ->capture_default_str();
   add_node_options(*cmd, o->nodes);
   cmd->add_option("--slurm-version", o->request.slurm_version, "Slurm release gres.conf is for")->capture_default_str();
+  cmd->add_option("--dev-dir", o->request.dev_dir, "directory of the GPU device files in gres.conf's File= (default: as discovered, /dev)");
   cmd->add_flag("--dry-run", o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
   cmd->add_flag("--json", o->json, "one JSON object: result, exit code, files and their diff, anomalies, steps");
   cmd->add_option("--textfile", o->textfile, "write DIR/slurmtopo.prom for node_exporter's textfile collector")
@@ -66,8 +76,8 @@ void add_apply_command(CLI::App& app) {
       ->capture_default_str();
   cmd->callback([o] {
     ApplyRequest& r = o->request;
-    r.topology = r.gres = false;
-    for (const auto& w : o->what) (w == "gres" ? r.gres : r.topology) = true;
+    r.topology = r.gres = r.nodes = false;
+    for (const auto& w : o->what) (w == "gres" ? r.gres : w == "nodes" ? r.nodes : r.topology) = true;
     r.node_sources = o->nodes.sources;
     r.command = command_line(*o);
     const ApplyResult result = apply(r, *make_scontrol(r.slurm_conf));

@@ -14,6 +14,7 @@
 #include "base/files.h"
 #include "base/input_error.h"
 #include "base/json_fields.h"
+#include "base/version.h"
 
 namespace slurmtopo {
 namespace {
@@ -148,6 +149,7 @@ std::string node_to_json(const NodeInventory& node) {
   ordered_json j;
   j["format"] = kFormat;
   j["version"] = kVersion;
+  j[kSlurmtopoVersionKey] = slurmtopo_version();
   j["hostname"] = node.hostname;
   j["source"] = node.source;
   j["sockets"] = node.sockets;

@@ -12,6 +12,7 @@
 
 #include "base/input_error.h"
 #include "base/json_fields.h"
+#include "base/version.h"
 
 namespace slurmtopo {
 namespace {
@@ -21,7 +22,8 @@ using nlohmann::ordered_json;
 
 constexpr const char* kFormat = "slurmtopo-snapshot";
 // Version 2 added each fabric's "routes" (forwarding tables). A snapshot without tables is
-// still written as version 1, byte for byte what earlier releases wrote and can read.
+// still written as version 1. Both carry "slurmtopo_version" (the writer) since 0.1.0; a
+// snapshot without it still reads.
 constexpr int kVersion = 1;
 constexpr int kVersionRoutes = 2;
 
@@ -224,6 +226,7 @@ std::string snapshot_to_json(const Snapshot& snapshot) {
   const bool routes = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
                                   [](const Fabric& f) { return !f.routes.empty(); });
   root["version"] = routes ? kVersionRoutes : kVersion;
+  root[kSlurmtopoVersionKey] = slurmtopo_version();
   ordered_json& fabrics = root["fabrics"] = ordered_json::array();
   for (const auto& f : snapshot.fabrics) fabrics.push_back(fabric_json(f));
   // Descriptions come from the fabric and may be any bytes; invalid UTF-8 becomes U+FFFD

@@ -1,5 +1,6 @@
 #include "emit/apply_plan.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fcntl.h>
 #include <filesystem>
@@ -13,9 +14,11 @@
 #include "base/input_error.h"
 #include "base/text.h"
 #include "emit/gres_emit.h"
+#include "emit/node_file.h"
 #include "emit/topology_diff.h"
 #include "emit/topology_plan.h"
 #include "emit/write_guard.h"
+#include "slurm/gres_conf.h"
 #include "slurm/hostlist.h"
 #include "slurm/slurm_conf.h"
 
@@ -98,20 +101,30 @@ bool wait_until_up(SlurmControl& slurm, int seconds) {
   }
 }
 
-// "" when slurmctld answers and shows every switch of `expected`; else what is wrong.
-std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, int seconds) {
+// "" when slurmctld answers and shows every switch of `expected` and the attributes of every
+// node of `nodes`; else what is wrong. slurmctld may take a moment to show the new node records.
+std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, const std::vector<NodeLine>& nodes,
+                   int seconds) {
   if (!wait_until_up(slurm, seconds)) return "slurmctld does not answer `scontrol ping` after the reconfigure";
-  if (expected.empty()) return "";
-  const auto shown = slurm.switch_names();
-  if (!shown) return "`scontrol show topology` did not answer";
-  const std::set<std::string> have(shown->begin(), shown->end());
-  std::vector<std::string> missing;
-  for (const auto& s : expected)
-    if (!have.count(s)) missing.push_back(s);
-  if (!missing.empty())
-    return "`scontrol show topology` lacks " + counted(missing.size(), "new switch", "new switches") + ": " +
-           missing.front() + (missing.size() > 1 ? ", ..." : "");
-  return "";
+  if (!expected.empty()) {
+    const auto shown = slurm.switch_names();
+    if (!shown) return "`scontrol show topology` did not answer";
+    const std::set<std::string> have(shown->begin(), shown->end());
+    std::vector<std::string> missing;
+    for (const auto& s : expected)
+      if (!have.count(s)) missing.push_back(s);
+    if (!missing.empty())
+      return "`scontrol show topology` lacks " + counted(missing.size(), "new switch", "new switches") + ": " +
+             missing.front() + (missing.size() > 1 ? ", ..." : "");
+  }
+  if (nodes.empty()) return "";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  for (;;) {
+    const auto shown = slurm.show_nodes();
+    const std::string mismatch = shown ? node_lines_mismatch(nodes, *shown) : "`scontrol show nodes` did not answer";
+    if (mismatch.empty() || std::chrono::steady_clock::now() >= deadline) return mismatch;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
 }
 
 // The lines of `next` that `previous` lacks ("+ ...") and the other way round ("- ..."), in
@@ -212,27 +225,49 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     planned.push_back(std::move(p));
   }
 
-  if (r.gres) {
+  // gres.conf and the node lines come from one plan, checked together as slurmd would.
+  std::optional<EmitGresResult> described;
+  if (r.gres || r.nodes) {
     EmitGresRequest g;
     g.sources = r.node_sources;
     g.fabric = r.inputs;
     g.slurm_version = r.slurm_version;
+    g.dev_dir = r.dev_dir;
     g.output = "-";
     g.command = r.command;
-    const EmitGresResult e = emit_gres(g);
-    if (e.refusal) {
+    described = emit_gres(g);
+    if (described->refusal) {
       out.outcome = ApplyOutcome::Refused;
-      out.reason = "gres.conf: " + *e.refusal;
+      out.reason = std::string(r.gres ? "gres.conf" : "the node lines") + ": " + *described->refusal;
       return out;
     }
-    for (const auto& w : e.warnings) out.warnings.push_back(w);
+    for (const auto& w : described->warnings) out.warnings.push_back(w);
+  }
+  if (r.gres) {
     Planned p;
     p.file.what = "gres.conf";
     p.file.path = (dir / "gres.conf").string();
-    p.text = e.plan.gres_text;
+    p.text = described->plan.gres_text;
     p.existed = read_file_if_exists(p.file.path, p.previous);
     p.file.changed = !p.existed || p.previous != p.text;
     if (p.file.changed) p.file.diff = line_changes(p.previous, p.text);
+    planned.push_back(std::move(p));
+  }
+  std::vector<NodeLine> node_lines;  // what slurmctld must show once it read the new file
+  std::vector<std::string> planned_nodes;
+  if (r.nodes) {
+    Planned p;
+    p.file.what = "node lines";
+    p.file.path = owned_node_file(slurm_conf, r.slurm_conf);
+    p.existed = read_file_if_exists(p.file.path, p.previous);
+    node_lines = with_kept_attributes(described->plan.node_lines, kept_node_attributes(p.previous, p.file.path));
+    NodeLinesHeader header{r.command, to_string(described->version)};
+    header.gres_types = false;
+    p.text = render_node_lines(node_lines, header);
+    p.file.changed = !p.existed || p.previous != p.text;
+    if (p.file.changed) p.file.diff = line_changes(p.previous, p.text);
+    for (const auto& l : node_lines)
+      for (const auto& n : expand_hostlist(l.hostlist)) planned_nodes.push_back(n);
     planned.push_back(std::move(p));
   }
 
@@ -258,6 +293,22 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
                  " the running slurmctld does not know (" + compress_hostlist(unknown) +
                  "): reconfigure slurmctld with the new slurm.conf first";
     return out;
+  }
+
+  if (r.nodes) {
+    const bool gpus = std::any_of(node_lines.begin(), node_lines.end(), [](const NodeLine& l) { return !l.gres.empty(); });
+    const auto gres_types = parse_node_conf(read_file(r.slurm_conf), r.slurm_conf).gres_types;
+    auto refusal = node_change_refusal(*running, planned_nodes, gres_types, gpus);
+    if (!refusal) {
+      const auto shown = slurm.show_nodes();
+      refusal = shown ? cpu_change_refusal(node_lines, *shown)
+                      : std::optional<std::string>("slurmctld does not answer `scontrol show nodes`: nothing changed");
+    }
+    if (refusal) {
+      out.outcome = ApplyOutcome::Refused;
+      out.reason = *refusal;
+      return out;
+    }
   }
 
   if (r.max_anomalies >= 0 && out.total_anomalies() > r.max_anomalies) {
@@ -296,12 +347,15 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
   if (failure.empty()) {
     out.reconfigured = true;
     out.steps.push_back("scontrol reconfigure");
-    failure = verify(slurm, new_switches, r.verify_seconds);
+    bool nodes_changed = false;
+    for (const Planned* p : written) nodes_changed |= p->file.what == "node lines";
+    failure = verify(slurm, new_switches, nodes_changed ? node_lines : std::vector<NodeLine>{}, r.verify_seconds);
   } else {
     failure = "scontrol reconfigure: " + failure;
   }
   if (failure.empty()) {
-    out.steps.push_back("verified: slurmctld answers and shows " + counted(new_switches.size(), "switch", "switches"));
+    out.steps.push_back("verified: slurmctld answers and shows " + counted(new_switches.size(), "switch", "switches") +
+                        (node_lines.empty() ? "" : " and the nodes' attributes"));
     fs::remove(pending_path);
     out.outcome = ApplyOutcome::Applied;
     return out;
@@ -316,8 +370,11 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     out.steps.push_back("restored " + p->file.path);
   }
   const std::string back = slurm.reconfigure();
-  if (back.empty() && wait_until_up(slurm, r.verify_seconds)) {
+  const bool up = wait_until_up(slurm, r.verify_seconds);
+  if (back.empty() && up) {
     out.steps.push_back("scontrol reconfigure with the previous files: slurmctld answers");
+  } else if (up) {
+    out.steps.push_back("scontrol reconfigure with the previous files: " + back + " (slurmctld answers)");
   } else {
     out.steps.push_back("slurmctld does not answer even with the previous files: restart it (systemctl restart slurmctld)");
   }

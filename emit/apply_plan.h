@@ -22,7 +22,10 @@ struct ApplyRequest {
   std::string slurm_conf = "/etc/slurm/slurm.conf"; // its NodeName lines; the files go beside it
   bool topology = true;                             // --what topology
   bool gres = false;                                // --what gres (needs node descriptions)
-  NodeSources node_sources;                         // --nodes-dir / --node-class, for gres
+  bool nodes = false;                               // --what nodes: the file slurm.conf Includes for its
+                                                    // NodeName lines (emit/node_file.h); attributes only
+  NodeSources node_sources;                         // --nodes-dir / --node-class, for gres and nodes
+  std::string dev_dir;                              // --dev-dir: where gres.conf's File= point
   std::string slurm_version = "22.05";
   bool dry_run = false;
   long max_anomalies = -1;                          // --max-anomalies: more is exit 1; -1 = no limit
@@ -41,7 +44,7 @@ enum class ApplyOutcome {
 const char* to_string(ApplyOutcome outcome);
 
 struct AppliedFile {
-  std::string what;                 // "topology.conf", "gres.conf"
+  std::string what;                 // "topology.conf", "gres.conf", "node lines"
   std::string path;
   bool changed = false;
   std::vector<std::string> diff;    // the admin's view of the change (topology: nodes moved, switches)

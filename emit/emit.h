@@ -9,7 +9,8 @@
 //   topology_emit.h, gres_emit.h   the emit commands as one call each: plan, check, diff, write
 //   nccl_topo.h, nccl_topo_emit.h   NCCL's topology XML per node class (NCCL_TOPO_FILE)
 //   apply_plan.h      apply: emit, check against the running slurmctld, replace, reconfigure,
-//                     verify, roll back (slurm_control.h: scontrol behind an interface)
+//                     verify, roll back (slurm_control.h: scontrol behind an interface;
+//                     node_file.h: the included NodeName file --what nodes owns)
 //   write_guard.h     the one rule against a new file silently dropping nodes (5 %)
 #pragma once
 
@@ -24,6 +25,7 @@
 #include "emit/gres_plan.h"
 #include "emit/nccl_topo.h"
 #include "emit/nccl_topo_emit.h"
+#include "emit/node_file.h"
 #include "emit/node_lines.h"
 #include "emit/slurm_control.h"
 #include "emit/topology_check.h"

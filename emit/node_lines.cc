@@ -104,7 +104,7 @@ std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLine
   out << "\n# RealMemory: the class's smallest MemTotal less 1 % (at least 1 GiB), down to a whole GiB,\n"
          "# so a kernel or firmware update that takes a little memory does not drain the nodes.\n";
   bool gpus = std::any_of(lines.begin(), lines.end(), [](const NodeLine& l) { return !l.gres.empty(); });
-  if (gpus) out << "GresTypes=gpu\n";
+  if (gpus && header.gres_types) out << "GresTypes=gpu\n";
   for (const NodeLine& l : lines) {
     out << "\n# " << l.hostlist << ": " << l.sockets << " socket" << (l.sockets == 1 ? "" : "s") << " x "
         << l.cores_per_socket << " cores x " << l.threads_per_core << " thread" << (l.threads_per_core == 1 ? "" : "s")
@@ -117,11 +117,16 @@ std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLine
         out << "; " << compress_hostlist(l.nccl_differ) << (l.nccl_differ.size() == 1 ? " differs" : " differ");
       out << ")\n";
     }
-    out << "NodeName=" << l.hostlist << " CPUs=" << l.cpus << " Sockets=" << l.sockets
-        << " CoresPerSocket=" << l.cores_per_socket << " ThreadsPerCore=" << l.threads_per_core;
-    if (l.real_memory) out << " RealMemory=" << l.real_memory;
-    if (std::string g = gres_spec(l); !g.empty()) out << " Gres=" << g;
-    out << "\n";
+    std::vector<std::pair<std::string, std::string>> groups = l.kept;
+    if (groups.empty()) groups.emplace_back(l.hostlist, "");
+    for (const auto& [hostlist, kept] : groups) {
+      out << "NodeName=" << hostlist << " CPUs=" << l.cpus << " Sockets=" << l.sockets
+          << " CoresPerSocket=" << l.cores_per_socket << " ThreadsPerCore=" << l.threads_per_core;
+      if (l.real_memory) out << " RealMemory=" << l.real_memory;
+      if (std::string g = gres_spec(l); !g.empty()) out << " Gres=" << g;
+      if (!kept.empty()) out << " " << kept;
+      out << "\n";
+    }
   }
   if (!partitions.empty()) {
     out << "\n# Partitions and the topology.yaml topology each places jobs by (Topology=, 25.05+)\n";

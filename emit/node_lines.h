@@ -33,6 +33,10 @@ struct NodeLine {
   std::vector<std::string> nccl_hcas;
   size_t nccl_hosts = 0, nccl_class_hosts = 0;
   std::vector<std::string> nccl_differ;
+  // The class split by the attributes slurmtopo does not compute, kept from the file in place
+  // (emit/node_file.h): (hostlist, "NodeAddr=… Port=…") per NodeName line, written after
+  // slurmtopo's attributes. Empty: one line for `hostlist`.
+  std::vector<std::pair<std::string, std::string>> kept;
 };
 
 // `hosts` all belong to one class (same hardware signature); the first is the model.
@@ -56,6 +60,8 @@ std::vector<PartitionTopology> parse_partition_topology(const std::vector<std::s
 struct NodeLinesHeader {
   std::string command;
   std::string slurm_version;  // "22.05"
+  bool gres_types = true;     // a GresTypes=gpu line: a fragment for slurm.conf has it, the
+                              // included node file apply owns does not (a change needs a restart)
 };
 
 // GresTypes=gpu (when any class has GPUs), then per class its comment lines and NodeName= line.

@@ -19,9 +19,14 @@ class Scontrol final : public SlurmControl {
   Scontrol(std::string conf, int timeout) : conf_(std::move(conf)), timeout_(timeout) {}
 
   std::optional<std::vector<std::string>> node_names() override {
+    const auto out = show_nodes();
+    if (!out) return std::nullopt;
+    return scontrol_values(*out, "NodeName");
+  }
+  std::optional<std::string> show_nodes() override {
     std::string out;
     if (run("show nodes --oneliner", out) != 0) return std::nullopt;
-    return scontrol_values(out, "NodeName");
+    return out;
   }
   std::string reconfigure() override {
     std::string out;

@@ -21,6 +21,9 @@ class SlurmControl {
   virtual bool ping() = 0;
   // The switch names of `scontrol show topology`; nullopt when it does not answer.
   virtual std::optional<std::vector<std::string>> switch_names() = 0;
+  // `scontrol show nodes --oneliner`, one node a line, to verify node attributes; nullopt when
+  // it does not answer.
+  virtual std::optional<std::string> show_nodes() { return std::nullopt; }
 };
 
 // scontrol with SLURM_CONF=slurm_conf (empty: scontrol's own default), each call bounded by

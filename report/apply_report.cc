@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "base/atomic_write.h"
+#include "base/json_fields.h"
 #include "base/text.h"
 #include "base/version.h"
 
@@ -39,6 +40,7 @@ const char* summary(const ApplyResult& r) {
 void report_apply(const ApplyResult& r, bool json, std::ostream& out, std::ostream& err) {
   if (json) {
     nlohmann::ordered_json j;
+    j[kSlurmtopoVersionKey] = slurmtopo_version();
     j["result"] = to_string(r.outcome);
     j["exit_code"] = r.exit_code();
     j["reconfigured"] = r.reconfigured;

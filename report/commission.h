@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "base/version.h"  // the JSON report names its writer
 #include "discover/node_set.h"
 #include "graph/cluster_inputs.h"
 

@@ -98,6 +98,7 @@ json baseline(const std::optional<BaselineDiff>& b, const std::vector<Finding>& 
 std::string commission_json(const CommissionReport& r) {
   json j;
   j["format"] = "slurmtopo-report";
+  j["slurmtopo_version"] = slurmtopo_version();  // base/json_fields.h kSlurmtopoVersionKey
   j["schema_version"] = kReportSchemaVersion;
   j["command"] = r.command;
   j["verdict"] = to_string(r.verdict);

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "base/text.h"
+#include "base/json_fields.h"
+#include "base/version.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -134,6 +136,7 @@ std::string inspect_text(const Cluster& c) {
 std::string inspect_json(const Cluster& c) {
   using json = nlohmann::ordered_json;
   json j;
+  j[kSlurmtopoVersionKey] = slurmtopo_version();
   j["fabrics"] = json::array();
   for (const auto& f : c.fabrics) {
     FabricCounts n = count(f);

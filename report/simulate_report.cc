@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "base/json_fields.h"
+#include "base/version.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -142,6 +144,7 @@ std::string simulate_report(const SimulationResult& r, bool json) {
   const Prediction& a = r.placement;
   if (json) {
     nlohmann::ordered_json j;
+    j[kSlurmtopoVersionKey] = slurmtopo_version();
     j["collective"] = to_string(a.collective);
     j["profile"] = r.profile.name;
     j["routing"] = a.routing;

@@ -8,6 +8,9 @@
 #include <memory>
 #include <sstream>
 
+#include "base/json_fields.h"
+#include "base/version.h"
+
 namespace slurmtopo {
 
 namespace {
@@ -170,6 +173,7 @@ std::string whatif_report(const json& header, const std::vector<json>& records, 
   const std::string mode = header["mode"].get<std::string>();
   if (as_json) {
     json doc;
+    doc[kSlurmtopoVersionKey] = slurmtopo_version();
     doc["run"] = header;
     if (mode == "edits") doc["summary"] = edits_summary(header, records);
     doc["records"] = records;

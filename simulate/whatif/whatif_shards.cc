@@ -4,6 +4,8 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "base/json_fields.h"
+#include "base/version.h"
 
 namespace slurmtopo {
 
@@ -34,6 +36,7 @@ std::vector<int> shard_units(int total, const ShardSpec& shard) {
 
 json shard_document(const json& header, const ShardSpec& shard, const std::vector<json>& records) {
   json doc;
+  doc[kSlurmtopoVersionKey] = slurmtopo_version();
   doc["slurmtopo_whatif_shard"] = std::to_string(shard.index) + "/" + std::to_string(shard.count);
   doc["run"] = header;
   doc["records"] = records;

@@ -20,6 +20,19 @@ TEST_CASE("json fields: unknown keys are refused, missing ones named") {
   CHECK_THROWS_AS(JsonFields(j, nlohmann::json::json_pointer(), {"a", "zz", "b"}, 1, true), JsonSchemaError);
 }
 
+TEST_CASE("json fields: a document's top may name its writer (slurmtopo_version, a string), nothing below it") {
+  const json j = json::parse(R"({"a": {"slurmtopo_version": "0.1.0"}, "slurmtopo_version": "0.1.0"})");
+  const JsonFields top(j, nlohmann::json::json_pointer(), {"a"}, 1, true);
+  CHECK_THROWS_AS(JsonFields(j["a"], top.at("a"), {}, 1), JsonSchemaError);
+  CHECK_NOTHROW(JsonFields(json::parse(R"({"a": 1})"), nlohmann::json::json_pointer(), {"a"}, 1, true));
+  try {
+    JsonFields(json::parse(R"({"slurmtopo_version": 1})"), nlohmann::json::json_pointer(), {}, 1);
+    FAIL("a number accepted as the writer's version");
+  } catch (const JsonSchemaError& e) {
+    CHECK(e.expected == "\"slurmtopo_version\" to be a string");
+  }
+}
+
 TEST_CASE("json fields: GUIDs, ranges and types") {
   const json j = json::parse(R"({"g": "0xB83FD20300a00000", "bad": "0x12g4", "n": 7, "s": "x", "t": true, "l": [1]})");
   const JsonFields f(j, nlohmann::json::json_pointer(), {"g", "bad", "n", "s", "t", "l"}, 1);

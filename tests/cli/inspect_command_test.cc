@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/version.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/skip.h"
 
@@ -20,6 +21,7 @@ TEST_CASE("inspect --json: counts, groups and anomalies an automation can rely o
   Run r = run("inspect --json --fabric " + s.path("f.topo"));
   REQUIRE(r.code == 0);
   auto j = nlohmann::json::parse(r.output);
+  CHECK(j["slurmtopo_version"] == slurmtopo::slurmtopo_version());
   CHECK(j["hosts"] == 8);
   CHECK(j["groups"].size() == 2);
   CHECK(j["groups"][0]["name"] == "su1");

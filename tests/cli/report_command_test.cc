@@ -1,6 +1,7 @@
 // `slurmtopo report` as an admin or a cron job runs it, on the bundled samples.
 #include <doctest/doctest.h>
 
+#include "base/version.h"
 #include "tests/cli/cli_test_support.h"
 
 using slurmtopo::testing::run;
@@ -19,6 +20,7 @@ TEST_CASE("report command: the SuperPOD sample fails its checks (exit 1) and eve
   CHECK(r.output.find("fail  fabric.cabling: 1 degraded-link") != std::string::npos);
   CHECK(s.read("r.html").find("<!DOCTYPE html>") == 0);
   CHECK(s.read("r.json").find("\"verdict\": \"fail\"") != std::string::npos);
+  CHECK(s.read("r.json").find("\"slurmtopo_version\": \"" + slurmtopo::slurmtopo_version() + "\"") != std::string::npos);
   CHECK(s.read("r.md").find("# Commissioning report: FAIL") == 0);
 }
 

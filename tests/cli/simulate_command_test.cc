@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "base/version.h"
 #include "discover/node_json.h"
 #include "graph/cluster_inputs.h"
 #include "simulate/network/forwarding_tables.h"
@@ -80,6 +81,7 @@ TEST_CASE("simulate: --json adds the bottlenecks with their oversubscription") {
                      " --profile a100-hdr --nodes cn001,cn009,cn002,cn010 --algo ring --sizes 1G,8G --json");
   REQUIRE(r.code == 0);
   const auto j = nlohmann::json::parse(r.output);
+  CHECK(j["slurmtopo_version"] == slurmtopo::slurmtopo_version());
   CHECK(j["collective"] == "allreduce");
   CHECK(j["routing"] == "minhop");
   const auto& size = j["placements"][0]["sizes"][1];

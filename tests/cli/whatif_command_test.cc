@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "slurm/hostlist.h"
+#include "base/version.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/skip.h"
 
@@ -41,6 +42,7 @@ TEST_CASE("whatif: policies side by side, Slurm's row is what `place` says") {
                   "/samples/superpod-4su.topo --nodes 'dgx[001-064]' -N 24 --busy 'dgx[001-004]' --exclusive");
   REQUIRE(place.code == 0);
   const nlohmann::json j = parsed(run("whatif" + kFabric + " -N 24 --busy 'dgx[001-004]' --json"));
+  CHECK(j["slurmtopo_version"] == slurmtopo::slurmtopo_version());
   const auto& policies = j["records"][0]["policies"];
   CHECK(policies[0]["policy"] == "slurm");
   CHECK(policies[0]["hostlist"].get<std::string>() + "\n" == place.output);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/version.h"
 #include "tests/discover/hwloc_test_support.h"
 
 using namespace slurmtopo;
@@ -76,9 +77,23 @@ NodeInventory small_node() {
 
 TEST_CASE("node_to_json: fixed shape") {
   const std::string j = node_to_json(small_node());
-  CHECK(j.rfind("{\n \"format\": \"slurmtopo-node\",\n \"version\": 1,\n \"hostname\": \"gpu01\",", 0) == 0);
+  CHECK(j.rfind("{\n \"format\": \"slurmtopo-node\",\n \"version\": 1,\n \"slurmtopo_version\": \"" + slurmtopo_version() +
+                "\",\n \"hostname\": \"gpu01\",", 0) == 0);
   CHECK(j.find("\"node_guid\": \"0x043f720300aea282\"") != std::string::npos);
   CHECK(j.back() == '\n');
+}
+
+TEST_CASE("node_from_json: a file written before slurmtopo_version existed still reads; a non-string one does not") {
+  std::string j = node_to_json(small_node());
+  const std::string key = "\n \"slurmtopo_version\": \"" + slurmtopo_version() + "\",";
+  REQUIRE(j.find(key) != std::string::npos);
+  std::string old = j;
+  old.erase(old.find(key), key.size());
+  CHECK(node_from_json(old, "old.json").hostname == "gpu01");
+  CHECK(node_from_json(j, "new.json").hostname == "gpu01");
+  std::string bad = j;
+  bad.replace(bad.find(key), key.size(), "\n \"slurmtopo_version\": 1,");
+  CHECK_THROWS_AS(node_from_json(bad, "bad.json"), InputError);
 }
 
 TEST_CASE("node_from_json: round trip of a hand-made node and of every real export") {
@@ -107,7 +122,10 @@ TEST_CASE("node_from_json: syntax errors name the line") {
   const std::string good = node_to_json(small_node());
   const InputError e = error_of(replace_once(good, "\"sockets\": 2,", "\"sockets\": 2"));
   CHECK(e.file() == "node.json");
-  CHECK(e.line() == 7);  // "cores_per_socket", where a comma was due
+  // "cores_per_socket", where a comma was due
+  const std::string before = good.substr(0, good.find("\"cores_per_socket\""));
+  CHECK(e.line() == 1 + std::count(before.begin(), before.end(), '\n'));
+  CHECK(e.line() == 8);
   CHECK(std::string(e.what()).find("expected valid JSON") != std::string::npos);
 }
 

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "base/input_error.h"
+#include "base/version.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/snapshot.h"
 #include "tests/skip.h"
@@ -101,7 +102,8 @@ TEST_CASE("snapshot layout: fixed key order, GUIDs as 0x%016x, indent 1") {
   s.fabrics.push_back(tiny());
   normalize(s.fabrics[0]);
   std::string text = snapshot_to_json(s);
-  CHECK(text.starts_with("{\n \"format\": \"slurmtopo-snapshot\",\n \"version\": 1,\n \"fabrics\": [\n  {\n"
+  CHECK(text.starts_with("{\n \"format\": \"slurmtopo-snapshot\",\n \"version\": 1,\n \"slurmtopo_version\": \"" +
+                         slurmtopo_version() + "\",\n \"fabrics\": [\n  {\n"
                          "   \"source\": \"tiny.topo\",\n   \"name\": \"tiny\",\n   \"nodes\": [\n    {\n"
                          "     \"kind\": \"Ca\",\n     \"guid\": \"0x0000000000000010\",\n"
                          "     \"sysimgguid\": \"0x0000000000000013\",\n"
@@ -222,6 +224,18 @@ TEST_CASE("snapshot routes: without tables the snapshot stays version 1, byte fo
   CHECK(text.find("\"version\": 1") != std::string::npos);
   CHECK(text.find("routes") == std::string::npos);
   CHECK(snapshot_to_json(snapshot_from_json(text, "old.json")) == text);
+}
+
+TEST_CASE("snapshot: one written before slurmtopo_version existed still reads, and writes back with it") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  const std::string text = snapshot_to_json(s);
+  const std::string key = "\n \"slurmtopo_version\": \"" + slurmtopo_version() + "\",";
+  REQUIRE(text.find(key) != std::string::npos);
+  std::string old = text;
+  old.erase(old.find(key), key.size());
+  CHECK(snapshot_to_json(snapshot_from_json(old, "old.json")) == text);
 }
 
 TEST_CASE("snapshot routes bad: a table in a version 1 file, odd hex, a switch not listed") {

@@ -5,12 +5,14 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "base/files.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/synthetic_fabric.h"
+#include "slurm/gres_conf.h"
 
 using namespace slurmtopo;
 namespace fs = std::filesystem;
@@ -215,4 +217,124 @@ TEST_CASE("apply --what gres: gres.conf beside slurm.conf, written, reconfigured
   CHECK_FALSE(fs::exists(c.path("topology.conf")));
   CHECK(apply(r, echo).outcome == ApplyOutcome::Unchanged);
   CHECK(echo.reconfigures == 1);
+}
+
+namespace {
+
+// A slurmctld that, once reconfigured, shows the node attributes of the node file in place, as
+// `scontrol show nodes --oneliner` does (CPUTot, Sockets, RealMemory, Gres).
+struct NodeEcho final : SlurmControl {
+  std::vector<std::string> nodes;
+  std::string file;
+  bool ignores_file = false;  // a slurmctld that keeps the old attributes
+  int reconfigures = 0;
+  std::string shown;
+  std::optional<std::vector<std::string>> node_names() override { return nodes; }
+  std::string reconfigure() override {
+    ++reconfigures;
+    if (!ignores_file) shown = render(read(file));
+    return "";
+  }
+  bool ping() override { return true; }
+  std::optional<std::vector<std::string>> switch_names() override { return std::vector<std::string>{}; }
+  std::optional<std::string> show_nodes() override { return shown; }
+  static std::string render(const std::string& text) {
+    std::string out;
+    for (const auto& l : parse_node_conf(text, "nodes.conf").lines)
+      for (const auto& n : l.nodes) {
+        out += "NodeName=" + n + " CPUTot=" + std::to_string(l.cpus) + " Sockets=" + std::to_string(l.sockets) +
+               " RealMemory=" + std::to_string(l.real_memory) + " Gres=";
+        for (size_t i = 0; i < l.gres.size(); ++i)
+          out += (i ? "," : "") + l.gres[i].first + ":" + std::to_string(l.gres[i].second) + "(S:0-1)";
+        out += "\n";
+      }
+    return out;
+  }
+};
+
+// slurm.conf Includes nodes.conf, which has the 64 sample DGX hosts' CPUs but neither RealMemory
+// nor GPUs, and their own NodeAddr; the running slurmctld has the same 64 nodes.
+const std::string kOldLine = "NodeName=dgx[001-064] CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2 NodeAddr=10.0.0.1";
+
+ApplyRequest nodes_request(const Cluster_& c, NodeEcho& slurm) {
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nInclude nodes.conf\n";
+  std::ofstream(c.path("nodes.conf")) << "NodeName=DEFAULT State=UNKNOWN\n" << kOldLine << "\n";
+  for (int i = 1; i <= 64; ++i) slurm.nodes.push_back((i < 10 ? "dgx00" : "dgx0") + std::to_string(i));
+  slurm.file = c.path("nodes.conf");
+  slurm.shown = NodeEcho::render(read(slurm.file));
+  ApplyRequest r;
+  r.slurm_conf = c.path("slurm.conf");
+  r.topology = false;
+  r.nodes = true;
+  r.node_sources.nodes_dir = kSamples + "/nodes";
+  r.verify_seconds = 1;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("apply --what nodes: the included node file gets the hardware, keeps NodeAddr, is verified; again: nothing") {
+  Cluster_ c;
+  NodeEcho slurm;
+  const ApplyRequest r = nodes_request(c, slurm);
+  const std::string before = read(c.path("nodes.conf"));
+  const ApplyResult res = apply(r, slurm);
+  CHECK(res.outcome == ApplyOutcome::Applied);
+  REQUIRE(res.files.size() == 1);
+  CHECK(res.files[0].what == "node lines");
+  CHECK(fs::equivalent(res.files[0].path, c.path("nodes.conf")));
+  const std::string after = read(c.path("nodes.conf"));
+  CHECK(after.find("NodeName=dgx[001-064] CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2") != std::string::npos);
+  CHECK(after.find("Gres=gpu:h100:8 State=UNKNOWN NodeAddr=10.0.0.1\n") != std::string::npos);
+  CHECK(after.find("GresTypes") == std::string::npos);
+  CHECK(read(c.path("nodes.conf.bak")) == before);
+  CHECK(slurm.reconfigures == 1);
+  CHECK(std::find(res.files[0].diff.begin(), res.files[0].diff.end(),
+                  "- " + kOldLine) != res.files[0].diff.end());
+
+  CHECK(apply(r, slurm).outcome == ApplyOutcome::Unchanged);
+  CHECK(slurm.reconfigures == 1);  // no churn
+}
+
+TEST_CASE("apply --what nodes: slurmctld does not show the new attributes → previous file back, exit 3") {
+  Cluster_ c;
+  NodeEcho slurm;
+  const ApplyRequest r = nodes_request(c, slurm);
+  const std::string before = read(c.path("nodes.conf"));
+  slurm.ignores_file = true;
+  const ApplyResult res = apply(r, slurm);
+  CHECK(res.outcome == ApplyOutcome::RolledBack);
+  CHECK(res.exit_code() == 3);
+  CHECK(res.reason.find("RealMemory=0, the file 2042880") != std::string::npos);
+  CHECK(read(c.path("nodes.conf")) == before);
+  CHECK(slurm.reconfigures == 2);
+}
+
+TEST_CASE("apply --what nodes: a node added or removed, inline NodeName lines, no GresTypes → refused, nothing written") {
+  Cluster_ c;
+  NodeEcho slurm;
+  ApplyRequest r = nodes_request(c, slurm);
+  const std::string before = read(c.path("nodes.conf"));
+  auto refused = [&](const char* what) {
+    const ApplyResult res = apply(r, slurm);
+    CHECK(res.outcome == ApplyOutcome::Refused);
+    CHECK(res.exit_code() == 2);
+    CHECK(res.reason.find(what) != std::string::npos);
+    CHECK(read(c.path("nodes.conf")) == before);
+    CHECK(slurm.reconfigures == 0);
+  };
+  slurm.nodes.push_back("dgx065");  // slurmctld has a node no node file describes
+  refused("would remove 1 node the running slurmctld has (dgx065");
+  slurm.nodes.pop_back();
+  slurm.nodes.pop_back();  // the node files describe a node slurmctld does not have yet
+  refused("would add 1 node the running slurmctld does not have (dgx064)");
+  slurm.nodes.push_back("dgx064");
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nInclude nodes.conf\n";
+  refused("no GresTypes=gpu");
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nNodeName=dgx[001-064] CPUs=8\n";
+  refused("inline");
+  // A CPU count change: a real 22.05 slurmctld refuses it on a reconfigure (needs a restart).
+  std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nInclude nodes.conf\n";
+  slurm.shown = NodeEcho::render("NodeName=dgx[001-064] CPUs=8\n");
+  refused("change the CPU count of 64 nodes (dgx[001-064]; dgx001: CPUs 8 -> 224)");
 }

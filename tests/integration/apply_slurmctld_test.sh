@@ -4,7 +4,12 @@
 # shows the move; the same input again → nothing done (no reconfigure); an input that would
 # give an invalid file → refused before reconfigure, slurmctld untouched; two applies at once →
 # one reconfigure; kill -9 in the middle of applies → the file is always the old or the new one,
-# never half, and the next apply finishes the job.
+# never half, and the next apply finishes the job. Then --what nodes,gres with two slurmd
+# running: NodeName lines inline in slurm.conf → refused; moved to an included nodes.conf →
+# the node file gets the hardware (NodeAddr/Port kept), gres.conf is written, slurmctld shows the
+# new CPUs and GPUs and the slurmds re-register with them (IDLE, Gres=gpu:h100:8(S:0-1)),
+# `slurmd -G` reads the GPUs; the same again → nothing; a node the node files lack → refused
+# (a removal needs a restart).
 #
 #   bash tests/integration/apply_slurmctld_test.sh /path/to/slurmtopo
 #
@@ -16,7 +21,7 @@ SLURMTOPO=${1:?usage: $0 /path/to/slurmtopo}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 skip() { echo "SKIP: $*"; exit 77; }
-for tool in slurmctld scontrol munged mungekey; do
+for tool in slurmctld slurmd scontrol sinfo munged mungekey jq; do
   command -v "$tool" >/dev/null || skip "$tool not installed"
 done
 (( EUID == 0 )) || skip "needs root (slurmctld runs with SlurmUser=root)"
@@ -44,6 +49,11 @@ sed 's/"gpu004 /"gpuTMP /g; s/"gpu005 /"gpu004 /g; s/"gpuTMP /"gpu005 /g' "$WORK
 printf 'gpu[001-008]\n' >"$WORK/nodes"
 printf 'SwitchName=s1 Nodes=gpu[001-008]\n' >"$WORK/topology.conf"
 export SLURM_ENV_AUTH=munge
+export SLURM_ENV_EXTRA_CONF="GresTypes=gpu"  # for --what gres,nodes (a GresTypes change needs a restart)
+# The CPU layout of samples/nodes/dgx001.json: 22.05 refuses a CPU count change on a reconfigure
+# ("Configured cpu count change ... require restart of the slurmctld daemon"), so --what nodes
+# below changes RealMemory and Gres only, and a CPU change is refused.
+export SLURM_ENV_NODE_ATTRS="CPUs=224 Sockets=2 CoresPerSocket=56 ThreadsPerCore=2"
 slurm_env_start "$WORK/slurm" "$WORK/nodes" "$WORK/topology.conf" || { echo "FAIL: slurmctld did not start"; exit 1; }
 conf=$SLURM_ENV_DIR/slurm.conf
 topo=$SLURM_ENV_DIR/topology.conf
@@ -152,6 +162,93 @@ elif ! grep -q '^slurmtopo_last_apply_result{result="unchanged"} 1$' "$WORK/text
 elif command -v promtool >/dev/null && ! promtool check metrics <"$WORK/textfile/slurmtopo.prom"; then
   fail "$name" "promtool check metrics"
 else pass "$name"; fi
+
+# 9. --what nodes with the NodeName lines inline in slurm.conf: refused, saying how to move them
+dgx=$here/../../samples/nodes/dgx001.json
+# Fake GPUs: gres.conf's File= under --dev-dir, symlinks to /dev/null (slurmd waits for a
+# missing one, then dies).
+mkdir -p "$WORK/dev"
+for i in 0 1 2 3 4 5 6 7; do ln -sfn /dev/null "$WORK/dev/nvidia$i"; done
+apply_nodes() { apply --fabric "$WORK/b.topo" --what nodes,gres --dev-dir "$WORK/dev" "$@"; }
+name="apply --what nodes with NodeName lines inline in slurm.conf: refused (exit 2), nothing changed"
+before=$(reconfigures)
+cp "$conf" "$WORK/conf-before"
+out=$(apply_nodes --node-class "gpu[001-008]=$dgx" 2>&1); rc=$?
+if (( rc != 2 )) || [[ $out != *inline* || $out != *"Include "* ]]; then fail "$name" "exit $rc: $out"
+elif ! cmp -s "$conf" "$WORK/conf-before" || [[ -e $SLURM_ENV_DIR/gres.conf ]]; then fail "$name" "a file changed"
+elif (( $(reconfigures) != before )); then fail "$name" "slurmctld was reconfigured"
+else pass "$name" "$(grep -o 'inline.*' <<<"$out" | head -c 120)"; fi
+
+# The admin's move: NodeName lines into nodes.conf, `Include` where they were; two slurmds run.
+nodes_conf=$SLURM_ENV_DIR/nodes.conf
+grep '^NodeName=' "$conf" >"$nodes_conf"
+awk -v inc="Include $nodes_conf" '/^NodeName=/ { if (!done) print inc; done = 1; next } { print }' "$WORK/conf-before" >"$conf"
+scontrol reconfigure && sleep 1
+alive && slurm_env_start_slurmd gpu001 gpu002 || { fail "nodes.conf included, slurmd on gpu001 gpu002" "$(tail -n 3 "$log")"; }
+value_of() { scontrol show node "$1" --oneliner | grep -o " $2=[^ ]*" | cut -d= -f2-; } # NODE KEY
+
+# 10. nodes and gres applied: slurmctld and the running slurmds take them
+name="apply --what nodes,gres: node file and gres.conf written, slurmctld and slurmd show the GPUs"
+cp "$nodes_conf" "$WORK/nodes-before"
+ports_before=$(grep -o 'Port=[0-9]*' "$nodes_conf" | sort | tr '\n' ' ')
+out=$(apply_nodes --node-class "gpu[001-008]=$dgx" 2>&1); rc=$?
+registered() { # NODE: IDLE with the GPUs on their sockets, within 20 s
+  local i
+  for (( i = 0; i < 100; i++ )); do
+    [[ $(value_of "$1" Gres) == 'gpu:h100:8(S:0-1)' && $(value_of "$1" State) == IDLE* ]] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+if (( rc != 0 )); then fail "$name" "exit $rc: $out"
+elif ! alive; then fail "$name" "slurmctld not answering"
+elif [[ $(value_of gpu005 CPUTot) != 224 || $(value_of gpu005 Gres) != gpu:h100:8 ]]; then
+  fail "$name" "gpu005: CPUTot=$(value_of gpu005 CPUTot) Gres=$(value_of gpu005 Gres)"
+elif [[ $(grep -o 'Port=[0-9]*' "$nodes_conf" | sort | tr '\n' ' ') != "$ports_before" ]] ||
+     (( $(grep -c 'NodeHostname=localhost NodeAddr=127.0.0.1' "$nodes_conf") != 8 )); then
+  fail "$name" "the node file lost NodeAddr/Port: $(grep '^NodeName' "$nodes_conf" | head -n 2)"
+elif ! cmp -s "$nodes_conf.bak" "$WORK/nodes-before"; then fail "$name" "previous node file not kept as .bak"
+elif [[ $out != *"- NodeName=gpu001 "* || $out != *"+ NodeName=gpu001 CPUs=224"*"Gres=gpu:h100:8"* ]]; then fail "$name" "the diff: $out"
+else pass "$name" "$(grep -m1 '^NodeName=gpu001' "$nodes_conf" | cut -c1-110)"; fi
+
+# The running slurmds read gres.conf again on the reconfigure and register with the GPUs.
+name="after apply --what gres: slurmd -G reads 8 GPUs; the running slurmds register IDLE with Gres=gpu:h100:8(S:0-1)"
+mkdir -p "$SLURM_ENV_DIR/spool/gpu001"
+gout=$(slurmd -G -N gpu001 -f "$conf" 2>&1)
+if (( $(grep -c 'Gres Name=gpu Type=h100' <<<"$gout") != 8 )) || grep -Eiq 'error|fatal' <<<"$gout"; then
+  fail "$name" "slurmd -G: $(head -n 3 <<<"$gout")"
+elif ! registered gpu001 || ! registered gpu002; then
+  fail "$name" "gpu001 $(value_of gpu001 State) Gres=$(value_of gpu001 Gres); $(grep -h error "$SLURM_ENV_DIR"/slurmd.gpu001.log "$log" | tail -n 2)"
+else pass "$name" "gpu001 $(value_of gpu001 State) Gres=$(value_of gpu001 Gres) CPUTot=$(value_of gpu001 CPUTot)"; fi
+
+# 11. the same again: nothing to do
+name="apply --what nodes,gres again: nothing to do, no reconfigure"
+before=$(reconfigures)
+out=$(apply_nodes --node-class "gpu[001-008]=$dgx" 2>&1); rc=$?
+if (( rc != 0 )) || [[ $out != *"nothing to do"* ]]; then fail "$name" "exit $rc: $out"
+elif (( $(reconfigures) != before )); then fail "$name" "slurmctld was reconfigured"
+else pass "$name"; fi
+
+# 11b. a CPU count change (threads off): refused before anything is written
+name="apply --what nodes with another CPU count: refused (exit 2), slurmctld untouched"
+jq '.threads_per_core = 1' "$dgx" >"$WORK/dgx-noht.json"
+before=$(reconfigures)
+cp "$nodes_conf" "$WORK/nodes-before"
+out=$(apply_nodes --node-class "gpu[001-008]=$WORK/dgx-noht.json" 2>&1); rc=$?
+if (( rc != 2 )) || [[ $out != *"CPU count of 8 nodes"* ]]; then fail "$name" "exit $rc: $out"
+elif ! cmp -s "$nodes_conf" "$WORK/nodes-before"; then fail "$name" "the node file changed"
+elif (( $(reconfigures) != before )) || ! alive; then fail "$name" "slurmctld reconfigured or not answering"
+else pass "$name" "$(grep -o 'CPU count of.*-> 112' <<<"$out")"; fi
+
+# 12. a node the node files lack: that would remove it, which needs a restart: refused
+name="apply --what nodes without gpu008's description: refused (exit 2), nothing changed"
+before=$(reconfigures)
+cp "$nodes_conf" "$WORK/nodes-before"
+out=$(apply_nodes --node-class "gpu[001-007]=$dgx" 2>&1); rc=$?
+if (( rc != 2 )) || [[ $out != *"remove 1 node"*gpu008* || $out != *restart* ]]; then fail "$name" "exit $rc: $out"
+elif ! cmp -s "$nodes_conf" "$WORK/nodes-before"; then fail "$name" "the node file changed"
+elif (( $(reconfigures) != before )) || ! alive; then fail "$name" "slurmctld reconfigured or not answering"
+else pass "$name" "$(tail -n 1 <<<"$out" | head -c 160)"; fi
 
 echo "$passed passed, $failed failed ($(( ($(date +%s%N) - t_start) / 1000000 )) ms)"
 (( failed == 0 ))

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/version.h"
+
 using namespace slurmtopo;
 
 namespace {
@@ -66,5 +68,6 @@ TEST_CASE("apply report: a failure says what was rolled back on stderr, exit cod
   std::ostringstream jout, jerr;
   report_apply(sample(), true, jout, jerr);
   CHECK(jout.str().find("\"exit_code\": 3") != std::string::npos);
+  CHECK(jout.str().find("\"slurmtopo_version\": \"" + slurmtopo_version() + "\"") != std::string::npos);
   CHECK(jout.str().find("\"result\": \"rolled-back\"") != std::string::npos);
 }

@@ -16,6 +16,7 @@ TEST_CASE("report JSON: same input, same bytes") {
 TEST_CASE("report JSON: schema version, verdict, checks and every finding, as docs/report-json.md lists them") {
   const auto j = nlohmann::json::parse(commission_json(superpod_report()));
   CHECK(j["format"] == "slurmtopo-report");
+  CHECK(j["slurmtopo_version"] == slurmtopo_version());
   CHECK(j["schema_version"] == kReportSchemaVersion);
   CHECK(j["verdict"] == "fail");
   CHECK(j["exit_code"] == 1);
