@@ -66,7 +66,7 @@ TEST_CASE("report baseline: a file that is not a report is an InputError with it
   } catch (const InputError& e) {
     CHECK(e.file() == path);
     CHECK(e.line() == 3);
-    CHECK(std::string(e.what()).find("schema_version 1") != std::string::npos);
+    CHECK(std::string(e.what()).find("schema_version 2") != std::string::npos);
   }
   CHECK_THROWS_AS(read_baseline(write_temp("other.json", "{\"fabrics\": []}\n")), InputError);
   CHECK_THROWS_AS(read_baseline(write_temp("broken.json", "{\"format\": \n")), InputError);
