@@ -8,7 +8,7 @@
 //   commission_drawing.cc   the fabric aggregated per group and level, anomalies placed on it
 //   commission_links.cc     link health: per leaf capacity down and up, uplinks against peers
 //   commission_nodes.cc     per node class: the GPU↔NIC matrix, nearest NICs, NCCL_IB_HCA
-//   commission_performance.cc  busbw curves and packed against spread, from predict()
+//   commission_performance.cc  busbw curves from predict(); packed against spread from the what-if policies
 //   commission_names.cc     the switch and host names a finding mentions
 //   commission_baseline.cc  what changed since an earlier report's JSON
 //   commission_json.cc, commission_markdown.cc, commission_html*.cc   the renderings
@@ -16,6 +16,7 @@
 // The JSON schema: docs/report-json.md.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -122,11 +123,31 @@ struct Curve {
   std::vector<double> bytes, busbw_gbs;
 };
 
-struct SpreadPacked {
+// What a job spread over leaves loses against one packed on a leaf, from the what-if policies
+// (simulate/whatif/whatif_policies.h: the run `slurmtopo whatif -N SIZES --busy HOSTS` makes),
+// each placement costed like the what-if's (simulate/collective/placement_costs.h).
+struct PolicyPlacementRow {
+  std::string policy;                 // "slurm", "no-topology", "best", "random"
+  bool started = false;
+  std::string reason;                 // why it cannot start
+  std::string hostlist;
+  int leaves = 0, groups = 0;         // of the emitted topology
+  std::optional<double> busbw_gbs;    // nullopt: the placement cannot be simulated
+  std::optional<double> loss;         // 1 − busbw / best's busbw (negative: a gain)
+};
+struct PolicyJob {
   int nodes = 0;
-  std::string packed, spread;  // hostlists
-  double bytes = 0, packed_busbw = 0, spread_busbw = 0;
-  int spread_groups = 0;
+  std::vector<PolicyPlacementRow> policies;  // kPolicies' order
+  // Indices into policies, -1 when none: "best" (the fewest leaves, the packed job), and the
+  // costed policy spanning the most leaves (the spread one; first such in kPolicies' order).
+  int packed = -1, spread = -1;
+};
+struct SpreadPacked {
+  double bytes = 0;
+  uint64_t seed = 1;                  // the random policy's
+  std::string placed_with;            // what Slurm places with: "emitted topology.conf"
+  std::string busy;                   // hosts held busy (named by a finding), hostlist
+  std::vector<PolicyJob> jobs;        // one per job size: one group's hosts, then twice that
 };
 
 struct Performance {
@@ -198,6 +219,6 @@ struct BaselineFacts {
 BaselineFacts read_baseline(const std::string& path);
 BaselineDiff diff_baseline(const BaselineFacts& old, const CommissionReport& now, const std::string& source);
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;
 
 }  // namespace slurmtopo

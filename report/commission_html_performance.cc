@@ -1,7 +1,7 @@
 // The performance section: predicted allreduce busbw against message size as an SVG chart
 // (log x axis), one curve per placement with its physical limit as a dashed line of the same
-// colour, then the points as a table, and what a job spread over groups loses against one
-// packed on a group.
+// colour, then the points as a table, and what a job spread over leaves loses against one
+// packed on a leaf: per job size, where each what-if policy places it and its busbw.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -108,12 +108,51 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
   }
   if (p.spread_packed) {
     const SpreadPacked& s = *p.spread_packed;
-    const double loss = s.packed_busbw > 0 ? 100.0 * (1 - s.spread_busbw / s.packed_busbw) : 0;
-    out << "<p id=\"spread-packed\">A " << s.nodes << "-node job at " << html_escape(format_size(s.bytes))
-        << ": packed on one group (" << html_escape(s.packed) << ") " << num(s.packed_busbw) << " GB/s, spread one "
-        << "node per group over " << s.spread_groups << " groups (" << html_escape(s.spread) << ") "
-        << num(s.spread_busbw) << " GB/s — spread " << (loss >= 0 ? "loses " : "gains ") << num(std::fabs(loss))
-        << " %.</p>\n";
+    std::string sizes;
+    for (const auto& job : s.jobs) sizes += (sizes.empty() ? "" : ",") + std::to_string(job.nodes);
+    out << "<h3 id=\"spread-packed\">What a job spread over leaves loses against one packed on a leaf</h3>\n<p>"
+        << "The what-if policies, as <code>slurmtopo whatif -N " << html_escape(sizes)
+        << (s.busy.empty() ? "" : " --busy " + html_escape(s.busy)) << "</code> runs them (docs/whatif.md): "
+        << "where one job of that many nodes lands on the same free nodes under Slurm (with the "
+        << html_escape(s.placed_with) << "), Slurm without a topology, the best placement (the fewest leaves) "
+        << "and a random one (seed " << s.seed << "), each costed as an allreduce of "
+        << html_escape(format_size(s.bytes)) << "." << (s.busy.empty() ? "" : " The hosts named by a finding are busy.")
+        << " A leaf here is a Slurm leaf switch of the emitted topology (a group of rail leaves).</p>\n";
+    for (const PolicyJob& job : s.jobs) {
+      const std::string n = std::to_string(job.nodes);
+      out << "<p class=\"spread-packed\" id=\"spread-packed-" << n << "\">" << n << "-node job: ";
+      if (job.packed < 0 || job.spread < 0) {
+        out << "no placement could be costed.";
+      } else {
+        const PolicyPlacementRow &a = job.policies[job.packed], &b = job.policies[job.spread];
+        auto leaves = [](int k) { return std::to_string(k) + (k == 1 ? " leaf" : " leaves"); };
+        if (b.leaves == a.leaves) {
+          out << "every costed policy spans " << leaves(a.leaves) << "; packed (" << html_escape(a.policy) << ") "
+              << num(*a.busbw_gbs) << " GB/s.";
+        } else {
+          const double loss = 100.0 * b.loss.value_or(0);
+          out << "spread over " << leaves(b.leaves) << " (" << html_escape(b.policy) << ") " << num(*b.busbw_gbs)
+              << " GB/s against packed on " << leaves(a.leaves) << " (" << html_escape(a.policy) << ") "
+              << num(*a.busbw_gbs) << " GB/s: spread " << (loss >= 0 ? "loses " : "gains ") << num(std::fabs(loss))
+              << " %.";
+        }
+      }
+      out << "</p>\n";
+      std::vector<std::vector<std::string>> rows;
+      std::vector<std::string> cls;
+      for (const auto& row : job.policies) {
+        if (!row.started) {
+          rows.push_back({row.policy, "-", "-", "-", "-", "cannot start: " + row.reason});
+        } else {
+          rows.push_back({row.policy, std::to_string(row.leaves), std::to_string(row.groups),
+                          row.busbw_gbs ? num(*row.busbw_gbs) : "- (cannot be simulated)",
+                          row.loss ? num(100.0 * *row.loss) + " %" : "-", row.hostlist});
+        }
+        cls.push_back(row.loss && *row.loss > 0.05 ? "warn" : "");
+      }
+      html_table(out, n + "-node job: each policy's placement and its predicted busbw",
+                 {"policy", "leaves", "groups", "busbw GB/s", "loss against best", "nodes"}, rows, cls);
+    }
   }
   for (const auto& w : p.warnings) out << "<p>warning: " << html_escape(w) << "</p>\n";
   out << "</section>\n";

@@ -75,8 +75,19 @@ json performance(const std::optional<Performance>& p) {
   json sp = nullptr;
   if (p->spread_packed) {
     const auto& s = *p->spread_packed;
-    sp = {{"nodes", s.nodes}, {"bytes", s.bytes}, {"packed", s.packed}, {"spread", s.spread},
-          {"packed_busbw_gbs", rounded(s.packed_busbw)}, {"spread_busbw_gbs", rounded(s.spread_busbw)}};
+    json jobs = json::array();
+    for (const auto& job : s.jobs) {
+      json policies = json::array();
+      for (const auto& row : job.policies)
+        policies.push_back({{"policy", row.policy}, {"started", row.started}, {"reason", row.reason},
+                            {"hostlist", row.hostlist}, {"leaves", row.leaves}, {"groups", row.groups},
+                            {"busbw_gbs", row.busbw_gbs ? json(rounded(*row.busbw_gbs)) : json(nullptr)},
+                            {"loss", row.loss ? json(rounded(*row.loss)) : json(nullptr)}});
+      auto name = [&](int i) { return i < 0 ? json(nullptr) : json(job.policies[i].policy); };
+      jobs.push_back({{"nodes", job.nodes}, {"packed", name(job.packed)}, {"spread", name(job.spread)},
+                      {"policies", policies}});
+    }
+    sp = {{"bytes", s.bytes}, {"seed", s.seed}, {"placed_with", s.placed_with}, {"busy", s.busy}, {"jobs", jobs}};
   }
   return {{"collective", "allreduce"}, {"profile", p->profile}, {"routing", p->routing}, {"curves", curves},
           {"spread_vs_packed", sp}, {"warnings", p->warnings}};

@@ -33,9 +33,10 @@ std::vector<std::string> cable_names(const Cluster& cluster);
 std::vector<ClassNodes> plan_class_nodes(const NodeSet& nodes, const NodeJoin& join, const GresPlan& gres);
 
 // commission_performance.cc: busbw against size for one node, one group, the whole fabric,
-// and spread against packed; nullopt without a profile (neither --profile nor nodes).
-// Hosts named by a finding are left out (a miscabled host cannot run the collective at all).
-std::optional<Performance> plan_performance(const Cluster& cluster, const std::string& profile,
+// and spread against packed (the what-if policies); nullopt without a profile (neither
+// --profile nor nodes). Hosts named by a finding are left out (a miscabled host cannot run
+// the collective at all). Takes the cluster, which the what-if case keeps.
+std::optional<Performance> plan_performance(Cluster cluster, const std::string& profile,
                                             const NodeSet* nodes, const NodeJoin* join,
                                             const std::vector<Finding>& findings);
 

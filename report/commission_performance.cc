@@ -1,6 +1,11 @@
 // The performance section's model: simulate's predict() (simulate/collective/prediction.h)
-// for allreduce over one node, one group and every grouped host, and the same job size packed
-// on one group against spread one host per group. The physical limit drawn with each curve is
+// for allreduce over one node, one group and every grouped host; and, for what a job spread
+// over leaves loses against one packed on a leaf, the what-if policies as `slurmtopo whatif
+// -N SIZES --busy HOSTS` runs them (simulate/whatif/whatif_run.h: Slurm, no topology, best,
+// random, each placement costed at 1 GiB). Two hand-built placements cannot show it: one host
+// per group crosses the spines with a single flow per rail, which a non-blocking fabric
+// carries at full rate (the report showed 0 % loss); the policies place whole jobs, whose
+// rings share leaf uplinks. The physical limit drawn with each curve is
 // the profile's line rate the busbw of that placement cannot exceed: NVLink (or PCIe) inside
 // one node, and across nodes the NIC line rate per GPU when that is lower.
 #include <algorithm>
@@ -8,9 +13,14 @@
 
 #include "base/input_error.h"
 #include "report/commission_parts.h"
+#include <map>
+
 #include "simulate/collective/hardware_profile.h"
+#include "simulate/collective/placement_costs.h"
 #include "simulate/collective/prediction.h"
 #include "simulate/network/fabric_model.h"
+#include "simulate/scheduler/slurm_nodes.h"
+#include "simulate/whatif/whatif_run.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -50,10 +60,55 @@ std::pair<double, std::string> limit(const HardwareProfile& p, int nodes) {
   return nic < inside ? std::pair{nic, std::string("the node's NICs' line rate")} : std::pair{inside, inside_what};
 }
 
+// The job sizes the policies are asked about: one group's hosts (the most common group size,
+// a job that can be packed under one Slurm leaf), then twice that (one that must span
+// groups), each only when that many partition nodes are free.
+std::vector<int> policy_sizes(const Cluster& c, int free_nodes) {
+  std::map<int, int> by_size;
+  for (const auto& g : c.groups) ++by_size[static_cast<int>(g.hosts.size())];
+  int group = 0, most = 0;
+  for (auto [size, n] : by_size)
+    if (n > most) group = size, most = n;
+  std::vector<int> sizes;
+  for (int n : {group, 2 * group})
+    if (n >= 2 && n <= free_nodes) sizes.push_back(n);
+  return sizes;
+}
+
+PolicyJob policy_job(const nlohmann::ordered_json& record) {
+  PolicyJob job;
+  job.nodes = record["job_nodes"].get<int>();
+  for (const auto& p : record["policies"]) {
+    PolicyPlacementRow row;
+    row.policy = p["policy"].get<std::string>();
+    row.started = p["started"].get<bool>();
+    if (!row.started) {
+      row.reason = p["reason"].get<std::string>();
+    } else {
+      row.hostlist = p["hostlist"].get<std::string>();
+      row.leaves = p["leaves"].get<int>();
+      row.groups = p["groups"].get<int>();
+      if (p["busbw_gbs"].is_number()) row.busbw_gbs = p["busbw_gbs"].get<double>();
+    }
+    job.policies.push_back(std::move(row));
+  }
+  for (size_t i = 0; i < job.policies.size(); ++i) {
+    const PolicyPlacementRow& row = job.policies[i];
+    if (!row.busbw_gbs) continue;
+    if (row.policy == "best") job.packed = static_cast<int>(i);
+    if (job.spread < 0 || row.leaves > job.policies[job.spread].leaves) job.spread = static_cast<int>(i);
+  }
+  if (job.packed >= 0 && *job.policies[job.packed].busbw_gbs > 0)
+    for (auto& row : job.policies)
+      if (row.busbw_gbs) row.loss = 1 - *row.busbw_gbs / *job.policies[job.packed].busbw_gbs;
+  return job;
+}
+
 }  // namespace
 
-std::optional<Performance> plan_performance(const Cluster& c, const std::string& profile_name, const NodeSet* nodes,
+std::optional<Performance> plan_performance(Cluster cluster, const std::string& profile_name, const NodeSet* nodes,
                                             const NodeJoin* join, const std::vector<Finding>& findings) {
+  const Cluster& c = cluster;
   std::unordered_set<std::string> named;
   for (const Finding& f : findings)
     for (auto& n : finding_names(f.subject)) named.insert(std::move(n));
@@ -93,8 +148,37 @@ std::optional<Performance> plan_performance(const Cluster& c, const std::string&
     options.gpu_nics = &gpu_nics;
   }
   perf.profile = profile.name;
-  const FabricModel fabric(c, options.routing);
   perf.routing = to_string(options.routing);
+  if (left_out)
+    perf.warnings.push_back(std::to_string(left_out) + (left_out == 1 ? " host" : " hosts") +
+                            " named by a finding left out of every prediction");
+  // Per group, its hosts without findings, in Slurm's order.
+  std::vector<std::vector<std::string>> healthy(c.groups.size());
+  for (size_t k = 0; k < c.groups.size(); ++k)
+    for (int h : c.groups[k].hosts)
+      if (!named.count(c.hosts[h].name)) healthy[k].push_back(c.hosts[h].name);
+  size_t first = 0;  // the first group with two healthy hosts
+  while (first < healthy.size() && healthy[first].size() < 2) ++first;
+  const std::vector<std::string> group_hosts = first < healthy.size() ? healthy[first] : std::vector<std::string>{};
+  const std::string group_name = first < healthy.size() ? c.groups[first].name : "";
+  const bool several_groups = c.groups.size() > 1;
+
+  // The what-if case as `slurmtopo whatif` makes it by default: the grouped hosts in Slurm's
+  // order, placed with the emitted topology.conf; the hosts named by a finding are --busy.
+  // Its fabric model (the same routing) serves the curves too.
+  std::vector<std::string> partition, busy;
+  for (const Host& h : c.hosts) {
+    if (h.group < 0) continue;
+    partition.push_back(h.name);
+    if (named.count(h.name)) busy.push_back(h.name);
+  }
+  const std::vector<int> sizes = policy_sizes(c, static_cast<int>(partition.size() - busy.size()));
+  WhatifSlurm slurm;
+  slurm.nodes = slurm_nodes(partition, "", "1");
+  WhatifCaseSpec spec;
+  spec.routing = options.routing;
+  const WhatifCase wcase = make_whatif_case(std::move(cluster), slurm, spec);
+  const FabricModel& fabric = *wcase.fabric;
 
   auto curve = [&](const std::string& name, const std::vector<std::string>& hosts) {
     try {
@@ -110,46 +194,29 @@ std::optional<Performance> plan_performance(const Cluster& c, const std::string&
       perf.warnings.push_back(name + ": no prediction: " + e.what());
     }
   };
-  if (left_out)
-    perf.warnings.push_back(std::to_string(left_out) + (left_out == 1 ? " host" : " hosts") +
-                            " named by a finding left out of every prediction");
-  // Per group, its hosts without findings, in Slurm's order.
-  std::vector<std::vector<std::string>> healthy(c.groups.size());
-  for (size_t k = 0; k < c.groups.size(); ++k)
-    for (int h : c.groups[k].hosts)
-      if (!named.count(c.hosts[h].name)) healthy[k].push_back(c.hosts[h].name);
   curve("one node (" + grouped.front() + ")", {grouped.front()});
-  size_t first = 0;  // the first group with two healthy hosts
-  while (first < healthy.size() && healthy[first].size() < 2) ++first;
-  std::vector<std::string> group_hosts = first < healthy.size() ? healthy[first] : std::vector<std::string>{};
   if (!group_hosts.empty())
-    curve("one group (" + c.groups[first].name + ", " + std::to_string(group_hosts.size()) + " nodes)", group_hosts);
-  if (c.groups.size() > 1) curve("whole fabric (" + std::to_string(grouped.size()) + " nodes)", grouped);
+    curve("one group (" + group_name + ", " + std::to_string(group_hosts.size()) + " nodes)", group_hosts);
+  if (several_groups) curve("whole fabric (" + std::to_string(grouped.size()) + " nodes)", grouped);
 
-  // Packed on one group against spread one host per group, as many nodes as both allow.
-  std::vector<std::string> spread;
-  for (const auto& hosts : healthy)
-    if (!hosts.empty()) spread.push_back(hosts.front());
-  const size_t n = std::min(group_hosts.size(), spread.size());
-  if (n >= 2) {
-    std::vector<std::string> packed(group_hosts.begin(), group_hosts.begin() + n);
-    spread.resize(n);
-    SimulateOptions one = options;
-    one.sizes = {1073741824.0};
-    try {
-      const Prediction a = predict(fabric, packed, profile, one), b = predict(fabric, spread, profile, one);
-      SpreadPacked sp;
-      sp.nodes = static_cast<int>(n);
-      sp.packed = compress_hostlist(packed);
-      sp.spread = compress_hostlist(spread);
-      sp.bytes = one.sizes.front();
-      sp.packed_busbw = a.sizes.front().busbw_gbs;
-      sp.spread_busbw = b.sizes.front().busbw_gbs;
-      sp.spread_groups = static_cast<int>(n);
-      perf.spread_packed = sp;
-    } catch (const InputError& e) {
-      perf.warnings.push_back(std::string("spread against packed: no prediction: ") + e.what());
-    }
+  if (sizes.empty()) return perf;
+  WhatifRequest request;
+  request.sizes = sizes;
+  request.busy = busy;
+  try {
+    PlacementCosts costs(fabric, profile, 1073741824.0);
+    const WhatifInputs in{&wcase, nullptr, &costs, nullptr, 2};
+    std::vector<int> units(sizes.size());
+    for (size_t u = 0; u < units.size(); ++u) units[u] = static_cast<int>(u);
+    SpreadPacked sp;
+    sp.bytes = costs.bytes();
+    sp.seed = request.seed;
+    sp.placed_with = wcase.placed_with;
+    sp.busy = compress_hostlist(busy);
+    for (const auto& record : run_whatif_units(request, in, units)) sp.jobs.push_back(policy_job(record));
+    perf.spread_packed = std::move(sp);
+  } catch (const InputError& e) {
+    perf.warnings.push_back(std::string("packed against spread: no prediction: ") + e.what());
   }
   return perf;
 }

@@ -93,7 +93,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   CommissionReport out;
   out.command = r.command;
   // Every input is read before anything is planned, so a bad one stops the report at once.
-  const Cluster cluster = load_cluster(r.inputs);
+  Cluster cluster = load_cluster(r.inputs);
   const bool have_nodes = !r.nodes.nodes_dir.empty() || !r.nodes.node_classes.empty();
   std::optional<NodeSet> nodes;
   if (have_nodes) nodes = load_node_set(r.nodes, r.node_hosts);
@@ -139,10 +139,11 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     out.topology_diff = diff_topology(*in_service, parse_topology_conf(topo.text, "topology.conf")).lines;
   }
 
-  out.performance = plan_performance(cluster, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings);
-
   for (const Host& h : cluster.hosts) out.hosts.push_back(h.name);
   out.cables = cable_names(cluster);
+  // Last: the what-if case keeps the cluster.
+  out.performance =
+      plan_performance(std::move(cluster), r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings);
   if (baseline) out.baseline = diff_baseline(*baseline, out, r.baseline);
   decide_checks(out);
   return out;

@@ -35,6 +35,20 @@ TEST_CASE("report baseline: against itself every finding is still open and nothi
   CHECK(find_check(r, "baseline")->verdict == Verdict::Pass);
 }
 
+TEST_CASE("report baseline: a schema 1 report (before the what-if spread figures) still serves as a baseline") {
+  std::string text = commission_json(superpod_report());
+  const std::string current = "\"schema_version\": 2";
+  const size_t at = text.find(current);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, current.size(), "\"schema_version\": 1");
+  CommissionRequest req = superpod_request();
+  req.baseline = write_temp("schema1.json", text);
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(r.baseline);
+  CHECK(r.baseline->new_findings.empty());
+  CHECK(r.baseline->still_open.size() == r.findings.size());
+}
+
 TEST_CASE("report baseline: from a clean fabric to the faulty one the faults are new, and back they are fixed") {
   const std::string path = write_temp("clean.json", commission_json(fattree_report()));
   CommissionRequest req = superpod_request();
@@ -66,7 +80,7 @@ TEST_CASE("report baseline: a file that is not a report is an InputError with it
   } catch (const InputError& e) {
     CHECK(e.file() == path);
     CHECK(e.line() == 3);
-    CHECK(std::string(e.what()).find("schema_version 1") != std::string::npos);
+    CHECK(std::string(e.what()).find("schema_version 1 to 2") != std::string::npos);
   }
   CHECK_THROWS_AS(read_baseline(write_temp("other.json", "{\"fabrics\": []}\n")), InputError);
   CHECK_THROWS_AS(read_baseline(write_temp("broken.json", "{\"format\": \n")), InputError);

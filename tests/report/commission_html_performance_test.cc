@@ -28,6 +28,10 @@ TEST_CASE("report HTML performance: a log-axis chart with a curve and a limit li
   CHECK(count(s, "class=\"limit\"") == superpod_report().performance->curves.size());
   CHECK(s.find("<td>physical limit</td>") != std::string::npos);
   CHECK(s.find("id=\"spread-packed\"") != std::string::npos);
+  CHECK(s.find("slurmtopo whatif -N 16,32 --busy dgx[005,010,021,040]") != std::string::npos);
+  CHECK(s.find("id=\"spread-packed-16\"") != std::string::npos);
+  CHECK(s.find("16-node job: spread over 4 leaves") != std::string::npos);
+  CHECK(count(s, "loss against best") == 2);
   CommissionRequest none = fattree_request();
   none.profile.clear();
   std::ostringstream empty;
