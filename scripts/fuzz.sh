@@ -18,9 +18,10 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}  # libibnetdisc's own leak
 
 # Seconds one input may take before it counts as a hang. libhwloc itself needs seconds (tens
-# under ASan on a loaded machine) on some damaged exports — lstopo takes as long on them — so its
-# harness waits longer; a real hang still shows.
-declare -A timeouts=([hwloc_xml_fuzzer]=120)
+# under ASan on a loaded machine) on some damaged exports — lstopo takes as long on them — and
+# libibnetdisc allocates (and ASan clears) what a damaged cache's header claims, up to a GB; their
+# harnesses wait longer, and a real hang still shows.
+declare -A timeouts=([hwloc_xml_fuzzer]=120 [ibnd_cache_fuzzer]=60)
 shared=../shared
 
 # harness → the seed files for it (globs relative to the repository).
