@@ -31,6 +31,31 @@ struct FabricDeleter {
   void operator()(ibnd_fabric_t* f) const { ibnd_destroy_fabric(f); }
 };
 
+// The records after the header (ibnetdisc_cache.c): a node is 207 bytes and 9 per port key it
+// stores, a port 95 bytes with its LMC at byte 12. libibnetdisc enters 2^LMC LIDs per port in
+// a hash, one allocation each, so a damaged LMC (32) keeps it allocating for minutes: LMC is
+// 0-7 by the IB spec, and anything else is refused here, before the library sees it.
+constexpr size_t kNodeRecordLen = 15 + 3 * 64, kPortKeyLen = 9, kPortRecordLen = 31 + 64, kLmcAt = 12;
+
+void check_port_records(const std::string& path, std::ifstream& in, uint32_t nodes, uint32_t ports) {
+  auto cut_off = [&] {
+    return InputError(path, 0, "expected " + std::to_string(nodes) + " node and " + std::to_string(ports) +
+                                   " port records, as the cache header says (file cut off or corrupted?)");
+  };
+  unsigned char node[kNodeRecordLen];
+  for (uint32_t i = 0; i < nodes; ++i) {
+    if (!in.read(reinterpret_cast<char*>(node), sizeof node)) throw cut_off();
+    in.seekg(static_cast<std::streamoff>(node[kNodeRecordLen - 1] * kPortKeyLen), std::ios::cur);
+  }
+  unsigned char port[kPortRecordLen];
+  for (uint32_t i = 0; i < ports; ++i) {
+    if (!in.read(reinterpret_cast<char*>(port), sizeof port)) throw cut_off();
+    if (port[kLmcAt] > 7)
+      throw InputError(path, 0, "expected an LMC of 0 to 7 in port record " + std::to_string(i + 1) + ", found " +
+                                    std::to_string(port[kLmcAt]) + " (corrupted cache?)");
+  }
+}
+
 // Reads and checks the header ourselves; ibnd_load_fabric would only say "failed".
 void check_header(const std::string& path) {
   expect_readable_kind(path);
@@ -46,6 +71,7 @@ void check_header(const std::string& path) {
                                   ", found version " + std::to_string(version));
   if (in.gcount() < static_cast<std::streamsize>(kCacheHeaderLen))
     throw InputError(path, 0, "expected a complete libibnetdisc cache header (file cut off)");
+  check_port_records(path, in, little_endian32(header + 8), little_endian32(header + 12));
 }
 
 }  // namespace

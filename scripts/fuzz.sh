@@ -22,6 +22,9 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/scripts/lsan.supp}  # libi
 # libibnetdisc allocates (and ASan clears) what a damaged cache's header claims, up to a GB; their
 # harnesses wait longer, and a real hang still shows.
 declare -A timeouts=([hwloc_xml_fuzzer]=120 [ibnd_cache_fuzzer]=60)
+# libibnetdisc leaks what it had loaded when a cache fails to rebuild (scripts/lsan.supp); one
+# run is one load, but a fuzzing process loads thousands, so that harness gets more memory.
+declare -A rss_limits=([ibnd_cache_fuzzer]=8192)
 shared=../shared
 
 # harness → the seed files for it (globs relative to the repository).
@@ -63,7 +66,7 @@ for harness in "${harnesses[@]}"; do
     "$bin" "$kept"/* >/dev/null 2>&1 || { echo "fuzz.sh: $harness fails on a kept regression input in $kept" >&2; status=1; }
   fi
   echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seed files (mutation seed $seed)"
-  if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout="${timeouts[$harness]:-10}" -rss_limit_mb=2048 \
+  if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout="${timeouts[$harness]:-10}" -rss_limit_mb="${rss_limits[$harness]:-2048}" \
         -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$findings.log" 2>&1; then
     echo "fuzz.sh: $harness found a crash; see $findings.log and $findings/" >&2
     tail -40 "$findings.log" >&2

@@ -121,6 +121,18 @@ TEST_CASE("ibnd cache bad: truncated copies") {
   }
 }
 
+TEST_CASE("ibnd cache bad: an LMC beyond 7 is refused before libibnetdisc allocates 2^LMC LIDs") {
+  std::string bytes = read_file(kCache);
+  // The sample's node records end at 3457 (9 nodes, 174 port keys); port record 141 starts at
+  // 3457 + 140 * 95 and holds its LMC at byte 12. The fuzzer found this flip: minutes of malloc.
+  const size_t at = 3457 + 140 * 95 + 12;
+  REQUIRE(bytes[at] == 0);
+  bytes[at] = 32;
+  TempFile damaged("lmc", bytes);
+  InputError e = error_of(damaged.path);
+  CHECK(std::string(e.what()).find("expected an LMC of 0 to 7 in port record 141, found 32") != std::string::npos);
+}
+
 TEST_CASE("ibnd cache bad: another cache version") {
   std::string bytes = read_file(kCache);
   bytes[4] = 2;  // the little-endian version word after the magic
