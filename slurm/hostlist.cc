@@ -145,6 +145,10 @@ std::vector<std::string_view> tokens(std::string_view expr) {
   return out;
 }
 
+[[noreturn]] void too_many_hosts(std::string_view expr) {
+  fail(expr, "expands to more than " + std::to_string(kMaxHosts) + " hosts, more than any cluster has");
+}
+
 // A plain name: Slurm reprints it from its trailing number, so a number that does not fit in
 // 64 bits comes back changed (n18446744073709551616 -> n18446744073709551615).
 void check_plain_name(std::string_view expr, std::string_view name) {
@@ -171,7 +175,7 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
   }
   if (groups.empty()) {
     check_plain_name(expr, token);
-    if (out.size() >= kMaxHosts) fail(expr, "expands to more than 1048576 hosts, more than any cluster has");
+    if (out.size() >= kMaxHosts) too_many_hosts(expr);
     out.emplace_back(token);
     return;
   }
@@ -188,7 +192,7 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
       count += r.hi - r.lo + 1;
       if (g + 1 < k && count > kMaxPrefixCount)
         fail(expr, "a bracket before the last one expands to more than 65536 values");
-      if (count > kMaxHosts) fail(expr, "expands to more than 1048576 hosts, more than any cluster has");
+      if (count > kMaxHosts) too_many_hosts(expr);
       for (ulong v = r.lo;; ++v) {
         std::string text;
         append_padded(text, v, r.width);
@@ -200,8 +204,7 @@ void expand_token(std::string_view expr, std::string_view token, std::vector<std
   ulong names = 1;  // each factor is at most kMaxHosts, so the product cannot wrap before the check
   for (const auto& v : values)
     if ((names *= v.size()) > kMaxHosts) break;
-  if (names > kMaxHosts || out.size() + names > kMaxHosts)
-    fail(expr, "expands to more than 1048576 hosts, more than any cluster has");
+  if (out.size() + names > kMaxHosts) too_many_hosts(expr);
   std::vector<size_t> order;  // outermost loop first
   for (size_t g = k - 1; g-- > 0;) order.push_back(g);
   order.push_back(k - 1);
