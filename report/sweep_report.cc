@@ -18,11 +18,11 @@ void SweepProgressLine::show() {
   else
     std::snprintf(line, sizeof line, "\rdiscover: %ld switches, %ld CAs; %.1f s ", p.switches.load(), p.cas.load(), s);
   std::cerr << line << std::flush;
-  shown_ = true;
 }
 
 SweepProgressLine::~SweepProgressLine() {
-  if (shown_) std::cerr << "\n";
+  show();
+  std::cerr << "\n";
 }
 
 std::string partial_sweep_text(const Fabric& fabric) {

@@ -11,7 +11,9 @@
 
 namespace slurmtopo {
 
-// "\rdiscover: 12 switches, 480 CAs; 1.3 s" on stderr, rewritten in place; a newline when done.
+// "\rdiscover: 12 switches, 480 CAs; 1.3 s" on stderr, rewritten in place. The destructor draws
+// it once more and ends the line: ticks come every ~200 ms, so the last one usually shows the
+// counts of a moment before the sweep ended, and an admin reads the last line as the total.
 class SweepProgressLine {
  public:
   explicit SweepProgressLine(std::shared_ptr<LiveProgress> progress);
@@ -24,7 +26,6 @@ class SweepProgressLine {
   using Clock = std::chrono::steady_clock;
   std::shared_ptr<LiveProgress> progress_;
   Clock::time_point start_;
-  bool shown_ = false;
 };
 
 // The problems of a partial sweep and what to do, for stderr.
