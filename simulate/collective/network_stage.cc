@@ -42,7 +42,7 @@ NetworkStage::NetworkStage(const FabricModel& fabric, const Placement& placement
   host_capacity_ = std::min(h.pcie_gbs(), h.nic_gbs);
   add_job(placement);
   p_.name = [this](int r) -> std::string {
-    if (cable_of_[r] >= 0) return fabric_.cables().resources[cable_of_[r]].name;
+    if (cable_of_[r] >= 0) return fabric_.cable_name(cable_of_[r]);
     const int job = job_of_[r];
     const int i = r - host_base_[job];
     const int node = i / 2 / rails_, rail = i / 2 % rails_;
@@ -71,8 +71,8 @@ void NetworkStage::reserve(size_t flows) {
   p_.count.reserve(flows);
   // A placement of this many flows may touch most of a small fabric: index its cables
   // densely then, sparsely otherwise.
-  local_of_.prepare(fabric_.cables().resources.size(), flows * 4);
-  p_.resources.reserve(p_.resources.size() + std::min(fabric_.cables().resources.size(), flows * 4));
+  local_of_.prepare(fabric_.cable_count(), flows * 4);
+  p_.resources.reserve(p_.resources.size() + std::min(fabric_.cable_count(), flows * 4));
 }
 
 void NetworkStage::send(int a, int b, int rail, double count, int job) {

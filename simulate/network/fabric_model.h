@@ -20,10 +20,15 @@ class FabricModel {
 
   const Cluster& cluster() const { return *cluster_; }
   const Routing& routing() const { return *routing_; }
+  // The cable directions' numbering (index(), link_of()); its `resources` are not built:
+  // cable_count(), capacity() and cable_name() stand for them.
   const FabricResources& cables() const { return cables_; }
-  // cables().resources[i].capacity, packed: a placement touches cables all over a large
+  size_t cable_count() const { return capacity_.size(); }
+  // make_fabric_resources' capacity, packed: a placement touches cables all over a large
   // fabric, and this is what each first touch has to read.
   double capacity(int cable) const { return capacity_[cable]; }
+  // make_fabric_resources' name, made when a bottleneck is reported.
+  std::string cable_name(int cable) const { return slurmtopo::cable_name(*cluster_, cables_, cable); }
 
  private:
   const Cluster* cluster_;

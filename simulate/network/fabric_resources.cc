@@ -11,6 +11,43 @@ DirectedLink FabricResources::link_of(int resource) const {
   return {f, local / 2, local % 2 == 0};
 }
 
+FabricResources number_cables(const Cluster& cluster) {
+  FabricResources out;
+  int next = 0;
+  for (const auto& f : cluster.fabrics) {
+    out.fabric_offset.push_back(next);
+    next += 2 * static_cast<int>(f.links.size());
+  }
+  return out;
+}
+
+std::string cable_name(const Cluster& cluster, const FabricResources& cables, int resource) {
+  const DirectedLink d = cables.link_of(resource);
+  const Fabric& fabric = cluster.fabrics[d.fabric];
+  size_t base = 0;
+  for (int f = 0; f < d.fabric; ++f) base += cluster.fabrics[f].nodes.size();
+  // As make_fabric_resources names a vertex: an HCA by host and rail, else a switch by its
+  // name, else the description or GUID (linear scans: only reported cables are named).
+  auto end_name = [&](const LinkEnd& e) {
+    const FabricNode* n = fabric.find(e.guid);
+    std::string node;
+    if (!n) {
+      node = guid_hex(e.guid);
+    } else {
+      const size_t v = base + (n - fabric.nodes.data());
+      node = n->description.empty() ? guid_hex(n->guid) : n->description;
+      for (const auto& sw : cluster.switches)
+        if (sw.vertex == v) node = sw.name;
+      for (const auto& h : cluster.hcas)
+        if (h.vertex == v && !h.host.empty()) node = h.rail.empty() ? h.host : h.host + " " + h.rail;
+    }
+    return node + "[" + std::to_string(e.port) + "]";
+  };
+  const Link& link = fabric.links[d.link];
+  const std::string prefix = cluster.fabrics.size() > 1 ? fabric.name + ":" : "";
+  return d.a_to_b ? prefix + end_name(link.a) + "->" + end_name(link.b) : prefix + end_name(link.b) + "->" + end_name(link.a);
+}
+
 FabricResources make_fabric_resources(const Cluster& cluster, double efficiency) {
   FabricResources out;
   // Every node's name once.

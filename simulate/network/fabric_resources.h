@@ -13,6 +13,7 @@
 // fabrics every name starts with "<fabric name>:".
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "graph/cluster.h"
@@ -34,6 +35,11 @@ struct FabricResources {
 };
 
 FabricResources make_fabric_resources(const Cluster& cluster, double efficiency = kCableEfficiency);
+// The numbering alone (fabric_offset, no resources), and the name make_fabric_resources gives
+// one resource, made on its own: naming all 393,216 cable directions of a 65,536-host fabric
+// costs more than a prediction on it, which reports ten of them.
+FabricResources number_cables(const Cluster& cluster);
+std::string cable_name(const Cluster& cluster, const FabricResources& cables, int resource);
 
 // Appends a routed flow's cable crossings to `flow` (resource indices offset by `base`, the
 // position of these resources in the caller's combined list), summing the shares a link gets

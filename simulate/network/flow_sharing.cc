@@ -95,8 +95,13 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
     flow_offsets[f + 1] = flow_offsets[f] + static_cast<int>(flow.resources.size());
   }
   const int C = flow_offsets[F];
+  // Without weights (every flow on single paths, the common case) every crossing weighs 1.0
+  // and the two weight arrays are not built: on a 1,024-node tree they are 4 MB of fresh
+  // memory per solve, most of the cost of touching it.
+  const bool weighted = std::any_of(flows.begin(), flows.end(), [](const Flow& f) { return !f.weights.empty(); });
   std::vector<int> flow_res(C);  // local resource index of each crossing (see below)
-  std::vector<double> flow_w(C);
+  std::vector<double> flow_w(weighted ? C : 0);
+  auto weight_of = [&](int k) { return weighted ? flow_w[k] : 1.0; };
   for (int f = 0; f < F; ++f) {
     const Flow& flow = flows[f];
     int k = flow_offsets[f];
@@ -106,7 +111,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
         throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " names resource " +
                                     std::to_string(r) + " of " + std::to_string(R));
       flow_res[k] = r;
-      flow_w[k] = flow.weights.empty() ? 1.0 : flow.weights[i];
+      if (weighted) flow_w[k] = flow.weights.empty() ? 1.0 : flow.weights[i];
     }
   }
   // Work on the resources the flows use only: a few hundred flows over a fabric of 200,000
@@ -129,7 +134,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
   for (int k = 0; k < C; ++k) ++offsets[flow_res[k] + 1];
   for (int u = 0; u < U; ++u) offsets[u + 1] += offsets[u];
   std::vector<int> cross_flow(C);
-  std::vector<double> cross_weight(C);
+  std::vector<double> cross_weight(weighted ? C : 0);
   std::vector<double> active_weight(U, 0.0);  // Σ weight of unfrozen flows
   std::vector<int> active_count(U, 0);        // unfrozen flows with positive weight
   {
@@ -137,8 +142,8 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
     for (int f = 0; f < F; ++f)
       for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k) {
         const int r = flow_res[k];
-        const double w = flow_w[k];
-        cross_weight[fill[r]] = w;
+        const double w = weight_of(k);
+        if (weighted) cross_weight[fill[r]] = w;
         cross_flow[fill[r]++] = f;
         if (w > 0) {
           active_weight[r] += w;
@@ -164,7 +169,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
   std::vector<std::pair<double, int>> by_demand;
   for (int f = 0; f < F; ++f) {
     bool uses_any = false;
-    for (int k = flow_offsets[f]; k < flow_offsets[f + 1] && !uses_any; ++k) uses_any = flow_w[k] > 0;
+    for (int k = flow_offsets[f]; k < flow_offsets[f + 1] && !uses_any; ++k) uses_any = weight_of(k) > 0;
     if (!uses_any) {
       frozen[f] = 1;
       out.rate[f] = flows[f].demand;
@@ -182,7 +187,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
     out.rate[f] = level;
     out.bottleneck[f] = bottleneck;
     for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k) {
-      const double w = flow_w[k];
+      const double w = weight_of(k);
       if (w <= 0) continue;
       const int r = flow_res[k];
       left[r] = std::max(0.0, left[r] - active_weight[r] * (level - since[r]));
@@ -209,7 +214,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
       heap.remove(r);
       for (int k = offsets[r]; k < offsets[r + 1]; ++k) {
         const int f = cross_flow[k];
-        if (!frozen[f] && cross_weight[k] > 0) freeze(f, resource_level, global_of(r));
+        if (!frozen[f] && (!weighted || cross_weight[k] > 0)) freeze(f, resource_level, global_of(r));
       }
     }
     for (int r : dirty) {
@@ -226,7 +231,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
   out.load.assign(R, 0.0);
   for (int f = 0; f < F; ++f)
     for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k)
-      out.load[global_of(flow_res[k])] += flow_w[k] * out.rate[f];
+      out.load[global_of(flow_res[k])] += weight_of(k) * out.rate[f];
   return out;
 }
 

@@ -16,10 +16,12 @@ class TableRouting final : public Routing {
       : index_(std::move(index)), tables_(std::move(tables)), kind_(kind) {
     const Cluster& c = index_->cluster();
     const int switches = static_cast<int>(c.switches.size());
-    table_of_.assign(switches, nullptr);
+    // The table's bytes and length by switch index: a hop reads the entry itself, not first
+    // the vector that holds it (one cache miss fewer per hop on a large fabric).
+    table_of_.assign(switches, Table{});
     for (int s = 0; s < switches; ++s) {
       auto it = tables_.by_switch.find(c.switches[s].guid);
-      if (it != tables_.by_switch.end()) table_of_[s] = &it->second;
+      if (it != tables_.by_switch.end()) table_of_[s] = Table{it->second.data(), it->second.size()};
     }
     // Every hop is a table lookup, then "where does this port lead": keeping the second in one
     // small array per switch (rather than walking the index's port lists) saves a cache miss
@@ -53,9 +55,9 @@ class TableRouting final : public Routing {
     const int max_hops = static_cast<int>(table_of_.size()) + 1;
     int sw = a.leaf;
     for (int hops = 0; hops < max_hops; ++hops) {
-      const std::vector<uint8_t>* table = table_of_[sw];
-      if (!table || b.lid >= table->size()) return out.clear();
-      const uint8_t port = (*table)[b.lid];
+      const Table& table = table_of_[sw];
+      if (!table.entries || b.lid >= table.size) return out.clear();
+      const uint8_t port = table.entries[b.lid];
       if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) return out.clear();
       const Hop& hop = hops_[static_cast<size_t>(sw) * stride_ + port];
       if (hop.peer < 0) return out.clear();
@@ -71,7 +73,11 @@ class TableRouting final : public Routing {
   std::shared_ptr<const FabricIndex> index_;
   ForwardingTables tables_;
   RoutingKind kind_;
-  std::vector<const std::vector<uint8_t>*> table_of_;  // by switch index
+  struct Table {
+    const uint8_t* entries = nullptr;  // into tables_ (none: the switch has no table)
+    size_t size = 0;
+  };
+  std::vector<Table> table_of_;  // by switch index
   struct Hop {
     DirectedLink out;
     int peer = -1;         // vertex at the far end; -1: no cable on this port

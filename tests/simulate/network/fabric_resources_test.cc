@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "simulate/network/fabric_model.h"
 #include "tests/simulate/network/routing_test_support.h"
 
 using namespace slurmtopo;
@@ -29,6 +30,23 @@ TEST_CASE("fabric resources: readable names, HCAs as host and rail") {
   CHECK(r.resources[r.index(path.links[1])].name.rfind("leaf001[", 0) == 0);
   CHECK(r.resources[r.index(path.links[1])].name.find("]->spine0") != std::string::npos);
   CHECK(r.resources[r.index(path.links[3])].name == "leaf002[1]->gpu005 mlx5_0[1]");
+}
+
+TEST_CASE("fabric resources: a cable named alone gets the name and capacity of the full list") {
+  for (const Cluster& c : {cluster_of(generate_fattree({.levels = 2, .radix = 8, .hosts = 8})),
+                           cluster_of(generate_rail_optimized({}))}) {
+    const FabricResources all = make_fabric_resources(c);
+    const FabricResources numbered = number_cables(c);
+    CHECK(numbered.fabric_offset == all.fabric_offset);
+    CHECK(numbered.resources.empty());
+    const FabricModel model(c, RoutingKind::MinHop);
+    REQUIRE(model.cable_count() == all.resources.size());
+    for (int i = 0; i < static_cast<int>(all.resources.size()); ++i) {
+      CHECK(cable_name(c, numbered, i) == all.resources[i].name);
+      CHECK(model.cable_name(i) == all.resources[i].name);
+      CHECK(model.capacity(i) == static_cast<float>(all.resources[i].capacity));
+    }
+  }
 }
 
 TEST_CASE("fabric resources: a routed flow's crossings, shares summed per link") {
