@@ -27,5 +27,6 @@
 #include "discover/site_config.h"
 #include "discover/snapshot.h"
 #include "discover/sweep_watch.h"
+#include "discover/switch_models.h"
 #include "discover/synthetic_fabric.h"
 #include "discover/synthetic_faults.h"

@@ -70,7 +70,7 @@ struct FabricSummary {
 struct Inventory {
   std::vector<FabricSummary> fabrics;
   std::vector<CountRow> switches_by_level;  // "leaf", "L2", ..., "off-path"
-  std::vector<CountRow> switches_by_model;  // the switches' device ids / descriptions
+  std::vector<CountRow> switches_by_model;  // switch_model(): ASIC and part number
   int hcas = 0, unresolved_hcas = 0, hosts = 0, groups = 0, aggregation_nodes = 0, chassis = 0;
   std::vector<CountRow> rails;              // rail → leaves its HCAs land on
   std::vector<CountRow> node_classes;       // hostlist → hosts (nodes given)

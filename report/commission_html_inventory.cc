@@ -34,7 +34,7 @@ void html_inventory(const CommissionReport& r, std::ostream& out) {
               {"SHARP aggregation nodes", std::to_string(inv.aggregation_nodes)},
               {"director chassis", std::to_string(inv.chassis)}});
   html_table(out, "Switches per level", {"level", "switches"}, count_rows(inv.switches_by_level));
-  html_table(out, "Switches per model (PCI device id)", {"model", "switches"}, count_rows(inv.switches_by_model));
+  html_table(out, "Switches per model", {"model", "switches"}, count_rows(inv.switches_by_model));
   if (!inv.rails.empty()) html_table(out, "Rails: leaves their HCAs land on", {"rail", "leaves"}, count_rows(inv.rails));
   if (!inv.node_classes.empty())
     html_table(out, "Node classes (one NodeName line and one set of gres.conf lines each)", {"hosts", "count"},

@@ -5,6 +5,7 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "discover/switch_models.h"
 #include "emit/topology_diff.h"
 #include "emit/topology_plan.h"
 #include "report/commission.h"
@@ -45,9 +46,7 @@ Inventory plan_inventory(const Cluster& c, const NodeSet* nodes) {
   for (const auto& s : c.switches) {
     ++by_level[s.level];
     const FabricNode* n = c.fabrics[s.fabric].find(s.guid);
-    char id[32];
-    std::snprintf(id, sizeof id, "device 0x%04x", n ? n->device_id : 0);
-    ++by_model[id];
+    ++by_model[n ? switch_model(n->vendor_id, n->device_id, n->description) : "device id not in the input"];
     if (n && n->sysimgguid) ++image_count[n->sysimgguid];
   }
   for (auto [level, n] : by_level) inv.switches_by_level.push_back({level_name(level), n});

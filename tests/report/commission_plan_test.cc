@@ -28,6 +28,12 @@ TEST_CASE("report plan: every fault of the SuperPOD sample is a finding, and the
   CHECK(r.inventory.rails.size() == 8);
   REQUIRE(r.inventory.node_classes.size() == 1);
   CHECK(r.inventory.node_classes[0].name == "dgx[001-064]");
+  // NDR switches (device 0xd2f2) that name their part: one model row holding every switch.
+  REQUIRE(r.inventory.switches_by_model.size() == 1);
+  CHECK(r.inventory.switches_by_model[0].name == "Quantum-2 MQM9700");
+  int switches = 0;
+  for (const auto& level : r.inventory.switches_by_level) switches += level.count;
+  CHECK(r.inventory.switches_by_model[0].count == switches);
 }
 
 TEST_CASE("report plan: the fault-free fat tree passes with exit code 0 and has no nodes check") {

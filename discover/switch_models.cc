@@ -1,0 +1,59 @@
+#include "discover/switch_models.h"
+
+#include <cctype>
+#include <cstdio>
+
+namespace slurmtopo {
+namespace {
+
+constexpr uint32_t kVendorMellanox = 0x02c9;
+
+struct KnownAsic {
+  uint32_t device_id;
+  const char* name;
+};
+
+// Mellanox/NVIDIA switch ASICs: the device id is the decimal MT part number in hex
+// (MT54000 = 0xd2f0 is Quantum), which is how the dumps' descriptions confirm them
+// ("MT43132 Mellanox Technologies" is 0xa87c).
+constexpr KnownAsic kMellanoxAsics[] = {
+    {0xa87c, "InfiniScale"},    {0xb924, "InfiniScale III"}, {0xbd36, "InfiniScale IV"},
+    {0xc738, "SwitchX"},        {0xcb20, "Switch-IB"},       {0xcf08, "Switch-IB 2"},
+    {0xd2f0, "Quantum"},        {0xd2f2, "Quantum-2"},       {0xd2f4, "Quantum-3"},
+};
+
+const char* asic_name(uint32_t vendor_id, uint32_t device_id) {
+  if (vendor_id != kVendorMellanox) return nullptr;
+  for (const auto& a : kMellanoxAsics)
+    if (a.device_id == device_id) return a.name;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string switch_part_number(std::string_view description) {
+  if (description.substr(0, 4) != "MF0;") return "";
+  const size_t colon = description.rfind(':');
+  if (colon == std::string_view::npos) return "";
+  std::string_view part = description.substr(colon + 1);
+  part = part.substr(0, part.find('/'));
+  // A part number is one word; anything else is a hostname with a colon in it.
+  for (char c : part)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return "";
+  return std::string(part);
+}
+
+std::string switch_model(uint32_t vendor_id, uint32_t device_id, std::string_view description) {
+  const std::string part = switch_part_number(description);
+  if (const char* asic = asic_name(vendor_id, device_id)) return part.empty() ? asic : std::string(asic) + " " + part;
+  if (vendor_id == 0 && device_id == 0) return part.empty() ? "device id not in the input" : part;
+  char ids[48];
+  if (!part.empty()) {
+    std::snprintf(ids, sizeof ids, " (device 0x%04x)", device_id);
+    return part + ids;
+  }
+  std::snprintf(ids, sizeof ids, "vendor 0x%06x device 0x%04x", vendor_id, device_id);
+  return ids;
+}
+
+}  // namespace slurmtopo
