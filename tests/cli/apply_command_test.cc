@@ -29,7 +29,7 @@ TEST_CASE("apply: a bad fabric file is exit 2, nothing written beside slurm.conf
   CHECK(s.read("textfile/slurmtopo.prom").find("slurmtopo_last_apply_result{result=\"refused\"} 1") != std::string::npos);
 }
 
-TEST_CASE("apply --what: topology and gres in any case; anything else is refused by the parser") {
+TEST_CASE("apply --what: topology and gres in any case — anything else is refused by the parser") {
   Scratch s;
   const std::string conf = s.write("slurm.conf", "ClusterName=t\nNodeName=cn1\n");
   const auto r = run("apply --fabric " + conf + " --slurm-conf " + conf + " --what topology,nodez");

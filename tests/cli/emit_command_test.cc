@@ -208,7 +208,7 @@ TEST_CASE("emit topology: a name map or slurm.conf matching nothing in the fabri
   CHECK(i.output.find("2 entries, 0 in the fabric, 2 unknown GUIDs") != std::string::npos);
 }
 
-TEST_CASE("emit topology: partial hosts warn with the hint; storage hosts are left out unless named") {
+TEST_CASE("emit topology: partial hosts warn with the hint — storage hosts are left out unless named") {
   Scratch s;
   std::string partial = s.path("partial.topo");
   Run g = run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --remove-cable 'dgx003 mlx5_0,su1-rail0'"

@@ -45,7 +45,7 @@ TEST_CASE("slurmtopo: a mistyped command or option is named with the nearest val
   CHECK(r.output.find("the commands are inspect, emit") != std::string::npos);
 }
 
-TEST_CASE("slurmtopo help CMD: the command's own --help; a wrong name is exit 2 with the nearest") {
+TEST_CASE("slurmtopo help CMD: the command's own --help — a wrong name is exit 2 with the nearest") {
   const auto help = run("help emit topology");
   CHECK(help.code == 0);
   CHECK(help.output == run("emit topology --help").output);

@@ -201,7 +201,7 @@ TEST_CASE("3-level k-ary tree") {
   CHECK(hcas(big) == 8192);
 }
 
-TEST_CASE("split 2x ports double an HDR or NDR switch's radix; EDR does not split") {
+TEST_CASE("split 2x ports double an HDR or NDR switch's radix — EDR does not split") {
   // MQM9700: 64 NDR ports, or 128 NDR200 (2x) ports with split cables.
   FatTreeSpec spec;
   spec.levels = 2;

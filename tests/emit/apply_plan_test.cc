@@ -84,7 +84,7 @@ struct Echo final : SlurmControl {
   std::optional<std::vector<std::string>> switch_names() override { return scontrol_values(read(file), "SwitchName"); }
 };
 
-TEST_CASE("apply: a new topology.conf is written, reconfigured and verified; the same input again does nothing") {
+TEST_CASE("apply: a new topology.conf is written, reconfigured and verified — the same input again does nothing") {
   Cluster_ c;
   FakeSlurm slurm;
   ApplyRequest r = request(c, slurm);
@@ -166,7 +166,7 @@ TEST_CASE("apply: a node slurmctld does not know → refused, nothing written, n
   CHECK(slurm.reconfigures == 0);
 }
 
-TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing changed; at the threshold it applies") {
+TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing changed — at the threshold it applies") {
   Cluster_ c;
   FakeSlurm slurm;
   ApplyRequest r = request(c, slurm);
@@ -201,7 +201,7 @@ TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing change
   CHECK(echo.reconfigures == 1);
 }
 
-TEST_CASE("apply --what gres: gres.conf beside slurm.conf, written, reconfigured; again: nothing") {
+TEST_CASE("apply --what gres: gres.conf beside slurm.conf, written, reconfigured — again: nothing") {
   Cluster_ c;
   FakeSlurm slurm;
   ApplyRequest r = request(c, slurm);
@@ -273,7 +273,7 @@ ApplyRequest nodes_request(const Cluster_& c, NodeEcho& slurm) {
 
 }  // namespace
 
-TEST_CASE("apply --what nodes: the included node file gets the hardware, keeps NodeAddr, is verified; again: nothing") {
+TEST_CASE("apply --what nodes: the included node file gets the hardware, keeps NodeAddr, is verified — again: nothing") {
   Cluster_ c;
   NodeEcho slurm;
   const ApplyRequest r = nodes_request(c, slurm);

@@ -8,7 +8,7 @@
 
 using namespace slurmtopo;
 
-TEST_CASE("block topology.conf: header explains the blocks and BlockSizes; lines read back as planned") {
+TEST_CASE("block topology.conf: header explains the blocks and BlockSizes — lines read back as planned") {
   const NvlinkDomains d = parse_nvlink_domains(
       "n1: 5e797fc6-0f46-421a-8724-0e102c0f723c\nn2: 5e797fc6-0f46-421a-8724-0e102c0f723c\n"
       "n3: 5e797fc6-0f46-421a-8724-0e102c0f7240\nn4: 5e797fc6-0f46-421a-8724-0e102c0f7240\nn5: N/A\n",

@@ -103,7 +103,7 @@ TEST_CASE("blocks from NVLink domains: GPUs of one node that disagree are an ano
   CHECK(plan.blocks.blocks[0].nodes.size() == 17);
 }
 
-TEST_CASE("blocks from NVLink domains: a host that is no node is bad input; a node with no domain an anomaly") {
+TEST_CASE("blocks from NVLink domains: a host that is no node is bad input — a node with no domain an anomaly") {
   NvlinkDomains d = parse_nvlink_domains("n1: 5e797fc6-0f46-421a-8724-0e102c0f723c\nzz9: 5e797fc6-0f46-421a-8724-0e102c0f723c\n", "d.txt");
   try {
     plan_blocks_from_domains(d, std::vector<std::string>{"n1", "n2"}, {24, 11});

@@ -104,7 +104,7 @@ TEST_CASE("with_kept_attributes + render: one line per group of alike nodes, slu
   CHECK(render_node_lines(plain, header).find("NodeName=gpu[001-003] CPUs=224") != std::string::npos);
 }
 
-TEST_CASE("node_change_refusal: nodes added or removed need a restart; GPUs need GresTypes=gpu") {
+TEST_CASE("node_change_refusal: nodes added or removed need a restart — GPUs need GresTypes=gpu") {
   const std::vector<std::string> running{"gpu001", "gpu002"};
   CHECK_FALSE(node_change_refusal(running, {"gpu002", "gpu001"}, {"gpu"}, true));
   const auto added = node_change_refusal(running, {"gpu001", "gpu002", "gpu003"}, {"gpu"}, true);

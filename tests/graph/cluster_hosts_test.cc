@@ -108,7 +108,7 @@ FabricNode& ca_of(Fabric& f, const std::string& description) {
 }
 }  // namespace
 
-TEST_CASE("cluster: a name map's value is a node description; its host joins topology") {
+TEST_CASE("cluster: a name map's value is a node description — its host joins topology") {
   Fabric f = small_tree();
   FabricNode& hca = ca_of(f, "gpu003 mlx5_0");
   hca.description = "MT4129 ConnectX7   Mellanox Technologies";

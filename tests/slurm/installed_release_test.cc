@@ -19,7 +19,7 @@ TEST_CASE("installed release: scontrol --version as each release prints it") {
   CHECK_FALSE(parse_scontrol_version(""));
 }
 
-TEST_CASE("installed release: --slurm-version wins and says so; a bad one is refused") {
+TEST_CASE("installed release: --slurm-version wins and says so — a bad one is refused") {
   const TargetRelease t = target_release("25.05");
   CHECK(to_string(t.release) == "25.05");
   CHECK(t.how == "--slurm-version 25.05");

@@ -6,7 +6,7 @@
 
 using namespace slurmtopo;
 
-TEST_CASE("busy jobs: one job a line, hostlist, collective, size; comments and blanks skipped") {
+TEST_CASE("busy jobs: one job a line, hostlist, collective, size — comments and blanks skipped") {
   const std::vector<BusyJob> jobs = parse_busy_jobs(
       "# running now\n"
       "dgx[001-003] allreduce 256M\n"

@@ -6,7 +6,7 @@
 
 using namespace slurmtopo;
 
-TEST_CASE("flow problem: the slowest of the placement's flows and what holds it; neighbours not reported") {
+TEST_CASE("flow problem: the slowest of the placement's flows and what holds it — neighbours not reported") {
   // Two cables of 10 and 30 GB/s; the placement's flow a crosses both, b only the second; a
   // neighbour's flow n shares the first with a.
   Problem p;

@@ -58,7 +58,7 @@ double ring_raw(const FabricModel& f, const HardwareProfile& h, const std::vecto
 
 }  // namespace
 
-TEST_CASE("jobs next door: two rings on one D-mod-K uplink halve each other; adaptive routing spreads them") {
+TEST_CASE("jobs next door: two rings on one D-mod-K uplink halve each other — adaptive routing spreads them") {
   const Cluster c = oversubscribed_hdr_tree(16);
   const HardwareProfile h = one_rail();
   const FabricModel minhop(c, RoutingKind::MinHop);
@@ -84,7 +84,7 @@ TEST_CASE("jobs next door: two rings on one D-mod-K uplink halve each other; ada
   CHECK(ring_raw(adaptive, h, job, next) == doctest::Approx(h.nic_gbs));
 }
 
-TEST_CASE("jobs next door: a job elsewhere on the fabric costs nothing; eight on one leaf share its uplinks") {
+TEST_CASE("jobs next door: a job elsewhere on the fabric costs nothing — eight on one leaf share its uplinks") {
   const Cluster c = oversubscribed_hdr_tree(16);
   const HardwareProfile h = one_rail();
   const FabricModel adaptive(c, RoutingKind::Adaptive);

@@ -8,7 +8,7 @@
 
 using namespace slurmtopo;
 
-TEST_CASE("synthetic workload: same seed, same jobs; another seed, other jobs") {
+TEST_CASE("synthetic workload: same seed, same jobs — another seed, other jobs") {
   const Workload a = synthetic_workload({200, 64, 7, 0.9});
   const Workload b = synthetic_workload({200, 64, 7, 0.9});
   const Workload c = synthetic_workload({200, 64, 8, 0.9});
