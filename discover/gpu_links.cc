@@ -41,6 +41,29 @@ void start_rows(std::vector<Gpu>& gpus, size_t i) {
   gpus[i].nvlinks[i] = -1;
 }
 
+// NVSwitch system: NVML reports no direct GPU-GPU link (so neither may gres.conf), but each
+// GPU's links into the switches are what `nvidia-smi topo -m` prints between any two GPUs
+// (NV6 on a DGX-2, NV18 on a DGX H100).
+void read_nvswitch_links(const hwloc_distances_s& m, const std::vector<int>& index, std::vector<Gpu>& gpus,
+                         std::vector<std::string>& warnings) {
+  const unsigned n = m.nbobjs;
+  for (unsigned k = 0; k < n; ++k) {
+    const int i = index[k];
+    if (i < 0) continue;
+    uint64_t bw = 0;
+    for (unsigned l = 0; l < n; ++l)
+      if (index[l] < 0 && m.objs[l]->type == HWLOC_OBJ_PCI_DEVICE) bw += m.values[k * n + l];
+    if (bw == 0) continue;
+    const unsigned per_link = nvlink_link_bandwidth(gpus[i].slurm_type);
+    if (per_link == 0) {
+      warnings.push_back("NVLinkBandwidth matrix present, but the NVLink generation of " + gpus[i].model +
+                         " (type " + gpus[i].slurm_type + ") is unknown: NVSwitch links not counted");
+      return;
+    }
+    gpus[i].nvswitch_links = static_cast<int>((bw + per_link / 2) / per_link);
+  }
+}
+
 void read_nvlink(hwloc_topology_t topology, const std::vector<GpuObjects>& objects,
                  std::vector<Gpu>& gpus, std::vector<std::string>& warnings) {
   const Distances m = find_matrix(topology, "NVLinkBandwidth");
@@ -49,17 +72,17 @@ void read_nvlink(hwloc_topology_t topology, const std::vector<GpuObjects>& objec
   std::vector<int> index(n);
   for (unsigned k = 0; k < n; ++k) index[k] = gpu_index_of(m->objs[k], objects);
 
-  bool direct = false;
+  bool direct = false, switched = false;
   for (unsigned k = 0; k < n; ++k) {
     for (unsigned l = 0; l < n; ++l) {
       if (k == l || m->values[k * n + l] == 0) continue;
       const bool gpu_k = index[k] >= 0, gpu_l = index[l] >= 0;
       // A non-GPU PCI peer is an NVSwitch (hwloc turns IBM's CPU-side peers into Packages).
-      const bool switch_k = !gpu_k && m->objs[k]->type == HWLOC_OBJ_PCI_DEVICE;
-      if (switch_k && gpu_l) return;  // NVSwitch system: no direct GPU-GPU links
+      switched = switched || (gpu_k && !gpu_l && m->objs[l]->type == HWLOC_OBJ_PCI_DEVICE);
       direct = direct || (gpu_k && gpu_l);
     }
   }
+  if (switched) return read_nvswitch_links(*m, index, gpus, warnings);
   if (!direct) return;
 
   std::vector<std::vector<int>> links(gpus.size(), std::vector<int>(gpus.size(), 0));

@@ -22,7 +22,8 @@ struct GpuObjects {
 // appends to `warnings`. `objects[i]` is `gpus[i]`. Left empty when:
 //   - the export has no matrix (hwloc < 2.5, no NVML/RSMI plugin at capture, PCIe GPUs);
 //   - the matrix links GPUs to NVSwitch PCI devices (DGX-2, HGX): NVML then reports no
-//     direct GPU-GPU link, and neither may gres.conf;
+//     direct GPU-GPU link, and neither may gres.conf; Gpu::nvswitch_links gets each GPU's
+//     links into the switches instead;
 //   - NVLink bandwidth cannot be turned into links (unknown generation, see gpu_models.h).
 // NVLink: links = bandwidth / per-link bandwidth of the GPU's generation. XGMI: hwloc records
 // a fixed 100000 per XGMI peer whatever the lane count (topology-rsmi.c), so a direct link

@@ -26,6 +26,9 @@ struct Gpu {
   // Direct NVLink/XGMI link counts to each other GPU by Slurm index; empty when the export
   // has no matrix (and on NVSwitch systems, where no GPU-GPU link exists).
   std::vector<int> nvlinks;
+  // NVLinks from this GPU into NVSwitches (DGX-2: 6, DGX H100: 18); 0 when it has none or the
+  // export does not say. Not a Links= value: no GPU-GPU link exists on such systems.
+  int nvswitch_links = 0;
 };
 
 struct RdmaNic {

@@ -23,7 +23,9 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 constexpr const char* kFormat = "slurmtopo-node";
-constexpr int kVersion = 1;
+// Version 2 added each GPU's "nvswitch_links"; version 1 files (without it) still read.
+constexpr int kVersion = 2;
+constexpr int kOldestVersion = 1;
 
 std::string guid_string(uint64_t guid) {
   char buf[24];
@@ -77,9 +79,16 @@ std::vector<std::vector<PathClass>> class_matrix(const JsonFields& f, const char
   return m;
 }
 
-Gpu read_gpu(const json& j, const json::json_pointer& at, size_t position, size_t count) {
-  JsonFields f(j, at, {"index", "vendor", "model", "slurm_type", "pci_busid", "device_file", "cores",
-                   "numa_node", "socket", "nvlinks"}, kVersion, true);
+JsonFields gpu_fields(const json& j, const json::json_pointer& at, int version) {
+  if (version == 1)
+    return JsonFields(j, at, {"index", "vendor", "model", "slurm_type", "pci_busid", "device_file", "cores",
+                              "numa_node", "socket", "nvlinks"}, 1, true);
+  return JsonFields(j, at, {"index", "vendor", "model", "slurm_type", "pci_busid", "device_file", "cores",
+                            "numa_node", "socket", "nvlinks", "nvswitch_links"}, version, true);
+}
+
+Gpu read_gpu(const json& j, const json::json_pointer& at, size_t position, size_t count, int version) {
+  const JsonFields f = gpu_fields(j, at, version);
   Gpu g;
   g.index = static_cast<int>(f.integer("index", 0, 1 << 20));
   if (static_cast<size_t>(g.index) != position)
@@ -95,6 +104,7 @@ Gpu read_gpu(const json& j, const json::json_pointer& at, size_t position, size_
   g.nvlinks = int_list(f, "nvlinks", -1, 1024);
   if (!g.nvlinks.empty() && g.nvlinks.size() != count)
     throw JsonSchemaError{f.at("nvlinks"), "\"nvlinks\" empty or with one entry per GPU (" + std::to_string(count) + ")"};
+  if (version >= 2) g.nvswitch_links = static_cast<int>(f.integer("nvswitch_links", 0, 1024));
   return g;
 }
 
@@ -119,7 +129,7 @@ NodeInventory read_node(const json& root) {
                        "threads_per_core", "numa_nodes", "memory_mib", "gpus", "nics", "gpu_nic",
                        "gpu_gpu", "pci_bridges_missing", "warnings"}, kVersion, true);
   if (f.string("format") != kFormat) throw JsonSchemaError{f.at("format"), "\"format\": \"slurmtopo-node\""};
-  f.integer("version", kVersion, kVersion);
+  const int version = static_cast<int>(f.integer("version", kOldestVersion, kVersion));
   NodeInventory n;
   n.hostname = f.string("hostname");
   n.source = f.string("source");
@@ -129,7 +139,7 @@ NodeInventory read_node(const json& root) {
   n.numa_nodes = static_cast<int>(f.integer("numa_nodes", 0, 1 << 16));
   n.memory_mib = static_cast<uint64_t>(f.integer("memory_mib", 0, int64_t{1} << 50));
   const json& gpus = f.array("gpus");
-  for (size_t i = 0; i < gpus.size(); ++i) n.gpus.push_back(read_gpu(gpus[i], f.at("gpus") / i, i, gpus.size()));
+  for (size_t i = 0; i < gpus.size(); ++i) n.gpus.push_back(read_gpu(gpus[i], f.at("gpus") / i, i, gpus.size(), version));
   const json& nics = f.array("nics");
   for (size_t i = 0; i < nics.size(); ++i) n.nics.push_back(read_nic(nics[i], f.at("nics") / i));
   n.gpu_nic = class_matrix(f, "gpu_nic", n.gpus.size(), n.nics.size());
@@ -170,6 +180,7 @@ std::string node_to_json(const NodeInventory& node) {
     o["numa_node"] = g.numa_node;
     o["socket"] = g.socket;
     o["nvlinks"] = g.nvlinks;
+    o["nvswitch_links"] = g.nvswitch_links;
     gpus.push_back(std::move(o));
   }
   ordered_json& nics = j["nics"] = ordered_json::array();

@@ -1,6 +1,7 @@
 // The nodes section's model, per node class from its first host: the GPU↔NIC matrix as
 // `nvidia-smi topo -m` prints it, each GPU's nearest NIC (graph/node_join.h) with its link
 // layer, rail and leaf, cores per GPU, NCCL_IB_HCA and the NodeName line (emit/node_lines.h).
+#include <algorithm>
 #include <unordered_map>
 
 #include "report/commission_parts.h"
@@ -18,11 +19,15 @@ std::string summary(const NodeInventory& n) {
   return s;
 }
 
-// GPU–GPU: NV<links> when hwloc saw direct NVLinks, else the PCIe class; X on the diagonal.
+// GPU–GPU: NV<links> when hwloc saw direct NVLinks; on an NVSwitch system NV<links into the
+// switches> (the fewer of the two GPUs'), as nvidia-smi prints it; else the PCIe class; X on
+// the diagonal.
 std::string gpu_gpu(const NodeInventory& n, size_t g, size_t h) {
   if (g == h) return "X";
   if (g < n.gpus.size() && h < n.gpus[g].nvlinks.size() && n.gpus[g].nvlinks[h] > 0)
     return "NV" + std::to_string(n.gpus[g].nvlinks[h]);
+  if (g < n.gpus.size() && h < n.gpus.size() && n.gpus[g].nvswitch_links > 0 && n.gpus[h].nvswitch_links > 0)
+    return "NV" + std::to_string(std::min(n.gpus[g].nvswitch_links, n.gpus[h].nvswitch_links));
   if (g < n.gpu_gpu.size() && h < n.gpu_gpu[g].size()) return to_string(n.gpu_gpu[g][h]);
   return "-";
 }

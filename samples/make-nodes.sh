@@ -8,7 +8,8 @@
 #
 # Each host is shaped like a DGX H100 (no real 8-GPU export exists to copy, see
 # ../shared/reference/hwloc.md): 2 sockets x 56 cores x 2 threads, one NUMA node per socket;
-# 8 H100 SXM on NVSwitch (so no direct GPU-GPU links: no Links= in gres.conf); GPU g shares a
+# 8 H100 SXM on NVSwitch, 18 NVLinks each into the switches (so no direct GPU-GPU links: no
+# Links= in gres.conf; nvidia-smi topo -m prints NV18 between any two); GPU g shares a
 # PCIe switch (PIX) with compute ConnectX-7 mlx5_g, whose node GUID is the fabric's
 # "dgxNNN mlx5_g" (0xb83fd20300c00000 + 16*host_index + g, discover/synthetic_fabric.h);
 # a dual-port Ethernet card (mlx5_8, mlx5_9) for storage on socket 1. GPUs and compute NICs
@@ -54,7 +55,7 @@ gpus_json=$(
     printf '  {"index": %d, "vendor": "nvidia", "model": "NVIDIA H100 80GB HBM3", "slurm_type": "h100",\n' "$g"
     printf '   "pci_busid": "0000:%s:00.0", "device_file": "/dev/nvidia%d",\n' "${gpu_bus[g]}" "$g"
     printf '   "cores": [%s],\n' "${cores[s]//,/, }"
-    printf '   "numa_node": %d, "socket": %d, "nvlinks": []}%s\n' "$s" "$s" "$( (( g == 7 )) || echo ,)"
+    printf '   "numa_node": %d, "socket": %d, "nvlinks": [], "nvswitch_links": 18}%s\n' "$s" "$s" "$( (( g == 7 )) || echo ,)"
   done
 )
 gpu_nic_json=$(matrix "${nic_socket[@]}")
@@ -81,7 +82,7 @@ node_json() {  # HOST_NUMBER
     nic_name+=("mlx5_$(( 8 + n ))") nic_guid+=("$guid") nic_busid+=("${storage_busid[n]}") nic_layer+=(Ethernet)
   done
 
-  printf '{\n "format": "slurmtopo-node",\n "version": 1,\n "hostname": "%s",\n' "$name"
+  printf '{\n "format": "slurmtopo-node",\n "version": 2,\n "hostname": "%s",\n' "$name"
   printf ' "source": "samples/make-nodes.sh (DGX H100-like)",\n'
   printf ' "sockets": 2,\n "cores_per_socket": 56,\n "threads_per_core": 2,\n "numa_nodes": 2,\n'
   printf ' "memory_mib": 2063937,\n "gpus": [\n%s\n ],\n "nics": [\n' "$gpus_json"

@@ -379,7 +379,8 @@ HardwareProfile profile_for_node(const NodeInventory& node, LinkSpeed speed) {
   h.gpus_per_node = static_cast<int>(node.gpus.size());
 
   // Direct GPU-GPU NVLink (no NVSwitch): the fewest links any GPU has is what a ring through
-  // every GPU can count on. hwloc reports none on NVSwitch systems, which keep the profile's.
+  // every GPU can count on. On NVSwitch systems the profile's count stands unless the export
+  // counted each GPU's links into the switches.
   int direct = -1;
   for (const Gpu& g : node.gpus) {
     if (g.nvlinks.empty()) continue;
@@ -392,6 +393,11 @@ HardwareProfile profile_for_node(const NodeInventory& node, LinkSpeed speed) {
     h.nvlink_links = direct;
     h.nvswitch = false;
     h.nvls = false;
+  } else if (!node.gpus.empty()) {
+    // NVSwitch: the fewest links into the switches any GPU has (one link down is one fewer).
+    int switched = node.gpus.front().nvswitch_links;
+    for (const Gpu& g : node.gpus) switched = std::min(switched, g.nvswitch_links);
+    if (switched > 0) h.nvlink_links = switched;
   }
 
   // Rails: the distinct NICs the GPUs send through, as NCCL picks them.

@@ -40,7 +40,11 @@ TEST_CASE("hwloc/nvidiaDGX2.xml: 16 V100 behind two-level PLX switches, NVSwitch
   CHECK(row(n->gpu_gpu[9]) == "SYS SYS SYS SYS SYS SYS SYS SYS PIX PIX PXB PXB NODE NODE NODE NODE");
   // NVLinkBandwidth: 25000 between each GPU and the NVSwitch PCI devices of its board, 0 between
   // GPUs. NVML (and so slurmd) sees no direct GPU-GPU link on NVSwitch systems: no Links=.
-  for (const auto& g : n->gpus) CHECK(g.nvlinks.empty());
+  // Each V100 has 6 links, one into each NVSwitch of its board: nvidia-smi prints NV6.
+  for (const auto& g : n->gpus) {
+    CHECK(g.nvlinks.empty());
+    CHECK(g.nvswitch_links == 6);
+  }
   // Only 4 PUs were kept (1 core each): package 0 = Core L#0-1, package 1 = Core L#2-3.
   CHECK(n->sockets == 2);
   CHECK(n->cores_per_socket == 2);

@@ -77,13 +77,13 @@ NodeInventory small_node() {
 
 TEST_CASE("node_to_json: fixed shape") {
   const std::string j = node_to_json(small_node());
-  CHECK(j.rfind("{\n \"format\": \"slurmtopo-node\",\n \"version\": 1,\n \"slurmtopo_version\": \"" + slurmtopo_version() +
+  CHECK(j.rfind("{\n \"format\": \"slurmtopo-node\",\n \"version\": 2,\n \"slurmtopo_version\": \"" + slurmtopo_version() +
                 "\",\n \"hostname\": \"gpu01\",", 0) == 0);
   CHECK(j.find("\"node_guid\": \"0x043f720300aea282\"") != std::string::npos);
   CHECK(j.back() == '\n');
 }
 
-TEST_CASE("node_from_json: a file written before slurmtopo_version existed still reads; a non-string one does not") {
+TEST_CASE("node_from_json: a file written before slurmtopo_version existed still reads — a non-string one does not") {
   std::string j = node_to_json(small_node());
   const std::string key = "\n \"slurmtopo_version\": \"" + slurmtopo_version() + "\",";
   REQUIRE(j.find(key) != std::string::npos);
@@ -94,6 +94,27 @@ TEST_CASE("node_from_json: a file written before slurmtopo_version existed still
   std::string bad = j;
   bad.replace(bad.find(key), key.size(), "\n \"slurmtopo_version\": 1,");
   CHECK_THROWS_AS(node_from_json(bad, "bad.json"), InputError);
+}
+
+TEST_CASE("node_from_json: version 1 files (before nvswitch_links) still read — each version has its own keys") {
+  NodeInventory n = small_node();
+  n.gpus[0].nvswitch_links = n.gpus[1].nvswitch_links = 18;
+  const std::string v2 = node_to_json(n);
+  CHECK(node_from_json(v2, "v2.json").gpus[1].nvswitch_links == 18);
+  std::string v1 = v2;
+  v1.replace(v1.find("\"version\": 2"), 12, "\"version\": 1");
+  for (size_t at; (at = v1.find(",\n   \"nvswitch_links\": 18")) != std::string::npos;) v1.erase(at, 25);
+  REQUIRE(v1.find("nvswitch_links") == std::string::npos);
+  const NodeInventory old = node_from_json(v1, "v1.json");
+  CHECK(old.gpus[0].nvswitch_links == 0);
+  CHECK(old.gpus[1].nvlinks == std::vector<int>{6, -1});
+  // A version 2 file without the key, or a version 1 file with it, is refused.
+  std::string v2_without = v1;
+  v2_without.replace(v2_without.find("\"version\": 1"), 12, "\"version\": 2");
+  CHECK_THROWS_AS(node_from_json(v2_without, "v2.json"), InputError);
+  std::string v1_with = v2;
+  v1_with.replace(v1_with.find("\"version\": 2"), 12, "\"version\": 1");
+  CHECK_THROWS_AS(node_from_json(v1_with, "v1.json"), InputError);
 }
 
 TEST_CASE("node_from_json: round trip of a hand-made node and of every real export") {

@@ -19,6 +19,10 @@ TEST_CASE("report nodes: the class's GPU-NIC matrix as nvidia-smi topo -m prints
   }
   // samples/make-nodes.sh: GPU g shares a PCIe switch with mlx5_g.
   CHECK(c.matrix[0][8] == "PIX");
+  // 8 H100 on NVSwitch, 18 links each: every GPU pair is NV18, not the PCIe class between them.
+  for (size_t i = 0; i < 8; ++i)
+    for (size_t j = 0; j < 8; ++j)
+      if (i != j) CHECK(c.matrix[i][j] == "NV18");
 }
 
 TEST_CASE("report nodes: each GPU's nearest NIC, its InfiniBand rail and leaf, cores, and NCCL_IB_HCA in GPU order") {

@@ -184,6 +184,17 @@ TEST_CASE("hardware profile: derived from what hwloc saw in a node") {
   CHECK(h.nic_speed == LinkSpeed::HDR);
   CHECK(h.nic_gbs == 24);
 
+  // The same GPUs on NVSwitch, one of them with two of its 18 links down: the node's ring
+  // counts on the 16 that GPU has.
+  for (Gpu& g : node.gpus) g.nvlinks.clear(), g.nvswitch_links = 18;
+  node.gpus[2].nvswitch_links = 16;
+  const HardwareProfile switched = profile_for_node(node, LinkSpeed::HDR);
+  CHECK(switched.nvswitch);
+  CHECK(switched.nvlink_links == 16);
+  // An export that does not count them keeps the profile's.
+  for (Gpu& g : node.gpus) g.nvswitch_links = 0;
+  CHECK(profile_for_node(node, LinkSpeed::HDR).nvlink_links == load_profile("h100-ndr").nvlink_links);
+
   node.gpus[0].slurm_type = "t4";
   CHECK_THROWS_WITH_AS(profile_for_node(node), doctest::Contains("no shipped hardware profile for GPU type `t4`"),
                        InputError);
