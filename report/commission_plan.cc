@@ -46,7 +46,7 @@ Inventory plan_inventory(const Cluster& c, const NodeSet* nodes) {
   for (const auto& s : c.switches) {
     ++by_level[s.level];
     const FabricNode* n = c.fabrics[s.fabric].find(s.guid);
-    ++by_model[n ? switch_model(n->vendor_id, n->device_id, n->description) : "device id not in the input"];
+    ++by_model[n ? switch_model(n->vendor_id, n->device_id, n->description) : switch_model(0, 0, "")];
     if (n && n->sysimgguid) ++image_count[n->sysimgguid];
   }
   for (auto [level, n] : by_level) inv.switches_by_level.push_back({level_name(level), n});
