@@ -36,18 +36,9 @@ void add_emit_command(CLI::App& app) {
   CLI::App* topo = emit->add_subcommand("topology", "topology.conf (topology/tree or topology/block) or topology.yaml");
   add_fabric_options(*topo, r->inputs, FabricOption::Optional,
                      "the InfiniBand fabric (required unless --nvlink-domains gives the blocks)");
-  topo->add_option("--format", r->format, "conf (topology.conf) or yaml (topology.yaml, Slurm 25.05+)")
-      ->check(CLI::IsMember({"conf", "yaml"}))
-      ->capture_default_str();
-  topo->add_option("--plugin", r->plugin, "tree or block (topology/block, 23.11+); in yaml: the cluster_default")
-      ->check(CLI::IsMember({"tree", "block"}))
-      ->capture_default_str();
+  add_topology_form_options(*topo, {&r->format, &r->plugin, &r->nvlink_domains});
   topo->add_option("--slurm-version", r->slurm_version,
                    "Slurm release the file is for, YY.MM (default: what `scontrol --version` says, else 22.05)");
-  topo->add_option("--nvlink-domains", r->nvlink_domains,
-                   "NVLink domains for topology/block: a HOST: CLUSTER_UUID[.CLIQUE] file, or collect's directory of "
-                   "HOST.fabric.csv")
-      ->check(CLI::ExistingPath);
   auto* nodes = topo->add_option("--nodes", r->nodes, "restrict to these Slurm nodes (hostlist)");
   topo->add_option("--slurm-conf", r->slurm_conf, "restrict to the NodeName lines of this slurm.conf")
       ->check(CLI::ExistingFile)

@@ -34,4 +34,17 @@ CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::st
   return app.add_option("-o,--output", output, what + " (\"-\" or absent: stdout)");
 }
 
+void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into) {
+  app.add_option("--format", *into.format, "conf (topology.conf) or yaml (topology.yaml, Slurm 25.05+)")
+      ->check(CLI::IsMember({"conf", "yaml"}))
+      ->capture_default_str();
+  app.add_option("--plugin", *into.plugin, "tree or block (topology/block, 23.11+); in yaml: the cluster_default")
+      ->check(CLI::IsMember({"tree", "block"}))
+      ->capture_default_str();
+  app.add_option("--nvlink-domains", *into.nvlink_domains,
+                 "NVLink domains for topology/block: a HOST: CLUSTER_UUID[.CLIQUE] file, or collect's directory of "
+                 "HOST.fabric.csv")
+      ->check(CLI::ExistingPath);
+}
+
 }  // namespace slurmtopo::cli

@@ -29,6 +29,15 @@ struct NodeInputs {
 };
 void add_node_options(CLI::App& app, NodeInputs& inputs);
 
+// The topology file's form, as `emit topology` and `report` take it: --format conf|yaml,
+// --plugin tree|block and --nvlink-domains FILE|DIR (the blocks).
+struct TopologyFormOptions {
+  std::string* format;
+  std::string* plugin;
+  std::string* nvlink_domains;
+};
+void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into);
+
 // -o/--output: "-" or absent is stdout. `what` says what is written there.
 CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what);
 

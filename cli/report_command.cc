@@ -20,6 +20,10 @@ std::string command_line(const CommissionRequest& r, const NodeInputs& n) {
   if (!r.topology.empty()) s += " --topology " + r.topology;
   if (!r.profile.empty()) s += " --profile " + r.profile;
   if (!r.baseline.empty()) s += " --baseline " + r.baseline;
+  if (r.format != "conf") s += " --format " + r.format;
+  if (r.plugin != "tree") s += " --plugin " + r.plugin;
+  if (!r.nvlink_domains.empty()) s += " --nvlink-domains " + r.nvlink_domains;
+  if (r.slurm_version != CommissionRequest{}.slurm_version) s += " --slurm-version " + r.slurm_version;
   return s;
 }
 
@@ -44,8 +48,10 @@ void add_report_command(CLI::App& app) {
                   "hardware profile for the predictions (a shipped name or a YAML file); default: from the nodes");
   cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--slurm-version", opt->request.slurm_version, "the Slurm release gres.conf is checked for")
+  cmd->add_option("--slurm-version", opt->request.slurm_version,
+                  "the Slurm release the files are for and checked by (YY.MM)")
       ->capture_default_str();
+  add_topology_form_options(*cmd, {&opt->request.format, &opt->request.plugin, &opt->request.nvlink_domains});
   add_output_option(*cmd, opt->outputs.html, "the HTML page");
   cmd->add_option("--json", opt->outputs.json, "also write the report as JSON (docs/report-json.md)");
   cmd->add_option("--md", opt->outputs.markdown, "also write a Markdown summary");

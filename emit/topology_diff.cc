@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "base/input_error.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -58,6 +59,29 @@ TopologyDiff diff_topology(const ParsedTopology& old_file, const ParsedTopology&
   if (!dropped.empty()) d.lines.push_back("- nodes " + compress_hostlist(dropped));
   d.dropped = dropped;
   return d;
+}
+
+ParsedTopology comparable_topology(const SlurmTopologyFile& file, const std::string& path) {
+  if (file.tree) {
+    if (!file.tree->errors.empty()) throw InputError(path, file.tree->errors.front().line, file.tree->errors.front().message);
+    return *file.tree;
+  }
+  ParsedTopology out;
+  out.file = path;
+  if (file.block)
+    for (const auto& b : file.block->blocks) {
+      TopologyLine line;
+      line.line = b.line;
+      line.name = b.name;
+      line.has_nodes = true;
+      line.nodes = b.nodes;
+      out.switches.push_back(std::move(line));
+    }
+  return out;
+}
+
+ParsedTopology comparable_topology(std::string_view text, const std::string& path) {
+  return comparable_topology(parse_topology_file(text, path), path);
 }
 
 }  // namespace slurmtopo

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "slurm/topology_conf.h"
+#include "slurm/topology_file.h"
 
 namespace slurmtopo {
 
@@ -17,5 +19,11 @@ struct TopologyDiff {
 };
 
 TopologyDiff diff_topology(const ParsedTopology& old_file, const ParsedTopology& new_file);
+
+// Any topology file as leaves and their nodes, so that tree, block and yaml files diff alike:
+// a block is a leaf; a yaml file is its cluster_default topology; flat has no leaves. Throws
+// InputError(path, line, ...) for a file slurmctld would refuse.
+ParsedTopology comparable_topology(const SlurmTopologyFile& file, const std::string& path);
+ParsedTopology comparable_topology(std::string_view text, const std::string& path);
 
 }  // namespace slurmtopo

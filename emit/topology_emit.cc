@@ -8,7 +8,6 @@
 #include "emit/write_guard.h"
 #include "slurm/hostlist.h"
 #include "slurm/installed_release.h"
-#include "slurm/topology_file.h"
 #include "slurm/slurm_conf.h"
 
 namespace slurmtopo {
@@ -20,32 +19,10 @@ std::string listed(std::vector<std::string> names) {
   return list.size() > 300 ? list.substr(0, 300) + "…" : list;
 }
 
-// Any topology file as leaves and their nodes, so that tree, block and yaml files diff alike:
-// a block is a leaf; a yaml file is its cluster_default topology; flat has no leaves.
-ParsedTopology comparable(const std::string& text, const std::string& path) {
-  SlurmTopologyFile file = parse_topology_file(text, path);
-  if (file.tree) {
-    if (!file.tree->errors.empty()) throw InputError(path, file.tree->errors.front().line, file.tree->errors.front().message);
-    return *file.tree;
-  }
-  ParsedTopology out;
-  out.file = path;
-  if (file.block)
-    for (const auto& b : file.block->blocks) {
-      TopologyLine line;
-      line.line = b.line;
-      line.name = b.name;
-      line.has_nodes = true;
-      line.nodes = b.nodes;
-      out.switches.push_back(std::move(line));
-    }
-  return out;
-}
-
 ParsedTopology read_topology(const std::string& path) {
   std::string text;
   if (!read_file_if_exists(path, text)) throw InputError(path, 0, "cannot read the current topology file");
-  return comparable(text, path);
+  return comparable_topology(text, path);
 }
 
 std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPlan& plan,
@@ -115,7 +92,7 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
     return out;
   }
 
-  const ParsedTopology next = comparable(out.plan.text, out.target);
+  const ParsedTopology next = comparable_topology(out.plan.text, out.target);
   if (!r.diff.empty()) {
     out.diff = diff_topology(read_topology(r.diff), next);
     out.diff_against = r.diff;

@@ -35,7 +35,12 @@ struct CommissionRequest {
   std::string topology;       // --topology: the topology.conf in service
   std::string profile;        // --profile: hardware for the predictions (else from the nodes)
   std::string baseline;       // --baseline: an earlier report's JSON
-  std::string slurm_version = "22.05";  // --slurm-version: the rules gres.conf is checked by (as emit gres)
+  std::string slurm_version = "22.05";  // --slurm-version: the release the Slurm files are for and checked by
+  // Besides the tree topology.conf (always: it is the fabric's grouping, and the drawing's),
+  // the topology file in the form the cluster runs, as `emit topology` takes them:
+  std::string format = "conf";          // --format conf|yaml (topology.yaml: 25.05+)
+  std::string plugin = "tree";          // --plugin tree|block (topology/block: 23.11+)
+  std::string nvlink_domains;           // --nvlink-domains FILE|DIR: the blocks, else leaf groups
   std::string command;        // how the report was made (shown, and in the emitted headers)
 };
 
@@ -158,9 +163,13 @@ struct Performance {
 };
 
 struct SlurmFile {
-  std::string name;                  // "topology.conf", "gres.conf", "slurm.conf NodeName lines"
+  std::string name;                  // "topology.conf", "topology.conf (topology/block)",
+                                     // "topology.yaml", "gres.conf", "slurm.conf NodeName lines"
   std::string text;
   std::vector<std::string> errors, warnings;  // its validation, "line N: message"
+  std::string check;                 // the check id its validation decides ("slurm.topology");
+                                     // "" for a file no daemon checks alone (the NodeName lines)
+  std::string checked_by;            // "slurmctld" or "slurmd"
 };
 
 struct BaselineDiff {
@@ -185,6 +194,7 @@ struct CommissionReport {
   std::vector<SlurmFile> slurm;
   std::vector<std::string> topology_diff;      // against --topology
   std::string topology_in_service;             // its path, "" without --topology
+  std::string topology_compared_with;          // the slurm[] file of the same plugin it is diffed with
   std::optional<BaselineDiff> baseline;
   std::vector<std::string> hosts;              // fabric hosts, Slurm node order (for the next baseline)
   std::vector<std::string> cables;             // "a/port - b/port", sorted

@@ -78,17 +78,18 @@ void decide_checks(CommissionReport& r) {
     }
   }
   for (const SlurmFile& f : r.slurm) {
-    if (f.name == "slurm.conf NodeName lines") continue;
-    Check c{f.name == "topology.conf" ? "slurm.topology" : "slurm.gres",
-            "the generated " + f.name + " passes " + (f.name == "topology.conf" ? "slurmctld's" : "slurmd's") + " checks",
-            "", Verdict::Pass, static_cast<int>(f.errors.size() + f.warnings.size())};
+    if (f.check.empty()) continue;
+    Check c{f.check, "the generated " + f.name + " passes " + f.checked_by + "'s checks", "", Verdict::Pass,
+            static_cast<int>(f.errors.size() + f.warnings.size())};
     c.verdict = !f.errors.empty() ? Verdict::Fail : !f.warnings.empty() ? Verdict::Warn : Verdict::Pass;
     c.found = std::to_string(f.errors.size()) + " errors, " + std::to_string(f.warnings.size()) + " warnings";
     r.checks.push_back(std::move(c));
   }
   if (!r.topology_in_service.empty()) {
-    Check c{"slurm.in-service", "the topology.conf in service (" + r.topology_in_service + ") matches the fabric", "",
-            r.topology_diff.empty() ? Verdict::Pass : Verdict::Warn, static_cast<int>(r.topology_diff.size())};
+    Check c{"slurm.in-service",
+            "the topology file in service (" + r.topology_in_service + ") matches the generated " +
+                r.topology_compared_with,
+            "", r.topology_diff.empty() ? Verdict::Pass : Verdict::Warn, static_cast<int>(r.topology_diff.size())};
     c.found = r.topology_diff.empty() ? "no difference"
                                      : std::to_string(r.topology_diff.size()) +
                                            (r.topology_diff.size() == 1 ? " difference" : " differences");

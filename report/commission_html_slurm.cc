@@ -1,5 +1,6 @@
-// The Slurm section: each generated file (topology.conf, gres.conf, the NodeName lines) with
-// its validation, and the diff against the topology.conf in service.
+// The Slurm section: each generated file (topology.conf, the block topology.conf or
+// topology.yaml asked for, gres.conf, the NodeName lines) with its validation, and the diff
+// of the topology file in service against the generated one of its plugin.
 #include <ostream>
 
 #include "report/commission_parts.h"
@@ -10,7 +11,7 @@ void html_slurm(const CommissionReport& r, std::ostream& out) {
   out << "<section id=\"slurm\"><h2>Slurm</h2>\n";
   for (const SlurmFile& f : r.slurm) {
     out << "<h3>" << html_escape(f.name) << "</h3>\n";
-    if (f.name != "slurm.conf NodeName lines") {
+    if (!f.check.empty()) {
       std::vector<std::vector<std::string>> rows;
       std::vector<std::string> cls;
       for (const auto& e : f.errors) rows.push_back({"error", e}), cls.push_back("fail");
@@ -21,7 +22,8 @@ void html_slurm(const CommissionReport& r, std::ostream& out) {
     out << "<pre>" << html_escape(f.text) << "</pre>\n";
   }
   if (!r.topology_in_service.empty()) {
-    out << "<h3>Against the topology.conf in service (" << html_escape(r.topology_in_service) << ")</h3>\n";
+    out << "<h3>The topology file in service (" << html_escape(r.topology_in_service) << ") against the generated "
+        << html_escape(r.topology_compared_with) << "</h3>\n";
     if (r.topology_diff.empty()) {
       out << "<p>" << verdict_badge(Verdict::Pass) << " no difference.</p>\n";
     } else {

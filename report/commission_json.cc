@@ -135,11 +135,13 @@ std::string commission_json(const CommissionReport& r) {
   j["performance"] = performance(r.performance);
   json slurm = json::array();
   for (const auto& f : r.slurm)
-    slurm.push_back({{"name", f.name}, {"errors", f.errors}, {"warnings", f.warnings}, {"text", f.text}});
+    slurm.push_back({{"name", f.name}, {"check", f.check.empty() ? json(nullptr) : json(f.check)},
+                     {"errors", f.errors}, {"warnings", f.warnings}, {"text", f.text}});
   j["slurm"] = slurm;
   j["topology_diff"] = r.topology_in_service.empty()
                            ? json(nullptr)
-                           : json{{"against", r.topology_in_service}, {"lines", r.topology_diff}};
+                           : json{{"against", r.topology_in_service}, {"compared_with", r.topology_compared_with},
+                                  {"lines", r.topology_diff}};
   j["baseline"] = baseline(r.baseline, r.findings);
   j["hosts"] = compress_hostlist(r.hosts);
   j["cables"] = r.cables;

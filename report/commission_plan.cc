@@ -14,6 +14,7 @@
 #include "slurm/release.h"
 #include "slurm/slurm_conf.h"
 #include "slurm/topology_conf.h"
+#include "slurm/topology_file.h"
 
 namespace slurmtopo {
 
@@ -79,11 +80,27 @@ std::vector<std::string> issue_lines(const std::vector<GresIssue>& issues) {
   return out;
 }
 
-ParsedTopology read_in_service(const std::string& path) {
-  const std::string text = read_file(path, "the topology.conf in service");
-  ParsedTopology parsed = parse_topology_conf(text, path);
-  if (!parsed.errors.empty()) throw InputError(path, parsed.errors.front().line, parsed.errors.front().message);
-  return parsed;
+// The topology file in service as slurmctld reads it: its plugin's leaves (a block is a leaf; a
+// topology.yaml is its cluster_default topology).
+struct InService {
+  bool blocks = false;
+  ParsedTopology leaves;
+};
+
+InService read_in_service(const std::string& path) {
+  const std::string text = read_file(path, "the topology file in service");
+  const SlurmTopologyFile file = parse_topology_file(text, path);
+  return {file.block.has_value(), comparable_topology(file, path)};
+}
+
+SlurmFile topology_file(const TopologyPlan& plan, std::string name, std::string check) {
+  SlurmFile f{std::move(name), plan.text, issue_lines(plan.check.errors), issue_lines(plan.check.warnings),
+              std::move(check), "slurmctld"};
+  if (!plan.in_slurm_not_fabric.empty())
+    f.warnings.push_back("Slurm nodes not in the fabric: " + compress_hostlist(plan.in_slurm_not_fabric));
+  if (!plan.in_fabric_not_slurm.empty())
+    f.warnings.push_back("fabric hosts not in Slurm, left out: " + compress_hostlist(plan.in_fabric_not_slurm));
+  return f;
 }
 
 }  // namespace
@@ -98,11 +115,19 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   if (have_nodes) nodes = load_node_set(r.nodes, r.node_hosts);
   std::optional<std::vector<std::string>> slurm_nodes;
   if (!r.slurm_conf.empty()) slurm_nodes = load_slurm_conf(r.slurm_conf).nodes();
-  std::optional<ParsedTopology> in_service;
+  std::optional<InService> in_service;
   if (!r.topology.empty()) in_service = read_in_service(r.topology);
   std::optional<BaselineFacts> baseline;
   if (!r.baseline.empty()) baseline = read_baseline(r.baseline);
   const SlurmRelease release = parse_slurm_release(r.slurm_version);
+  const TopologyFormat format = parse_topology_format(r.format);
+  const TopologyPlugin plugin = parse_topology_plugin(r.plugin);
+  std::optional<NvlinkDomains> domains;
+  if (!r.nvlink_domains.empty()) domains = load_nvlink_domains(r.nvlink_domains);
+  if (in_service && in_service->blocks && plugin != TopologyPlugin::Block)
+    throw InputError(r.topology, 0,
+                     "a topology/block file: give --plugin block (with --nvlink-domains when its blocks are NVLink "
+                     "domains) so that the report has blocks to compare it with");
 
   for (const Anomaly& a : cluster.anomalies) out.findings.push_back({"fabric", to_string(a.kind), a.subject, a.detail});
   std::optional<NodeJoin> join;
@@ -122,20 +147,41 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   const TopologyPlan topo = plan_topology(cluster, treq);
   out.drawing = plan_drawing(cluster, topo.tree, out.findings);
   out.leaves = plan_leaf_health(cluster);
-  out.slurm.push_back({"topology.conf", topo.text, issue_lines(topo.check.errors), issue_lines(topo.check.warnings)});
-  SlurmFile& t = out.slurm.back();
-  if (!topo.in_slurm_not_fabric.empty())
-    t.warnings.push_back("Slurm nodes not in the fabric: " + compress_hostlist(topo.in_slurm_not_fabric));
-  if (!topo.in_fabric_not_slurm.empty())
-    t.warnings.push_back("fabric hosts not in Slurm, left out: " + compress_hostlist(topo.in_fabric_not_slurm));
+  out.slurm.push_back(topology_file(topo, "topology.conf", "slurm.topology"));
+  // The form the cluster runs, when it is not the tree topology.conf: planned and checked as
+  // `emit topology` would write it (a form the release cannot read is an InputError).
+  std::optional<TopologyPlan> other;
+  if (format == TopologyFormat::Yaml || plugin == TopologyPlugin::Block || domains) {
+    TopologyRequest oreq = treq;
+    oreq.format = format;
+    oreq.plugin = plugin;
+    oreq.release = release;
+    oreq.release_how = "--slurm-version " + to_string(release);
+    oreq.domains = domains;
+    other = plan_topology(cluster, oreq);
+    const bool yaml = format == TopologyFormat::Yaml;
+    out.slurm.push_back(topology_file(*other, yaml ? "topology.yaml" : "topology.conf (topology/block)",
+                                      yaml ? "slurm.topology-yaml" : "slurm.topology-block"));
+  }
+  const std::string other_name = other ? out.slurm.back().name : "";
   if (nodes) {
     const auto errors = issue_lines(gres.check.errors), warnings = issue_lines(gres.check.warnings);
-    out.slurm.push_back({"gres.conf", gres.gres_text, errors, warnings});
-    out.slurm.push_back({"slurm.conf NodeName lines", gres.nodes_text, {}, {}});
+    out.slurm.push_back({"gres.conf", gres.gres_text, errors, warnings, "slurm.gres", "slurmd"});
+    out.slurm.push_back({"slurm.conf NodeName lines", gres.nodes_text, {}, {}, "", ""});
   }
   if (in_service) {
+    // A file is compared with the generated one of its own plugin: blocks with blocks.
     out.topology_in_service = r.topology;
-    out.topology_diff = diff_topology(*in_service, parse_topology_conf(topo.text, "topology.conf")).lines;
+    if (!in_service->blocks) {
+      out.topology_compared_with = "topology.conf";
+      out.topology_diff = diff_topology(in_service->leaves, parse_topology_conf(topo.text, "topology.conf")).lines;
+    } else if (!other->check.ok()) {
+      out.topology_compared_with = other_name;
+      out.topology_diff = {"not compared: the generated " + other_name + " fails slurmctld's checks"};
+    } else {
+      out.topology_compared_with = other_name;
+      out.topology_diff = diff_topology(in_service->leaves, comparable_topology(other->text, other_name)).lines;
+    }
   }
 
   for (const Host& h : cluster.hosts) out.hosts.push_back(h.name);

@@ -94,3 +94,60 @@ TEST_CASE("report plan: a bad input is an InputError naming the file") {
     CHECK(std::string(e.what()).find("slurm.conf") != std::string::npos);
   }
 }
+
+TEST_CASE("report plan: --plugin block and --format yaml add the file the cluster runs, checked, with a check of its own") {
+  CommissionRequest req = fattree_request();
+  req.plugin = "block";
+  req.slurm_version = "24.11";
+  const CommissionReport block = plan_commission(req);
+  REQUIRE(block.slurm.size() == 2);
+  CHECK(block.slurm[0].name == "topology.conf");
+  CHECK(block.slurm[1].name == "topology.conf (topology/block)");
+  CHECK(block.slurm[1].text.find("BlockName=") != std::string::npos);
+  CHECK(block.slurm[1].text.find("BlockSizes=") != std::string::npos);
+  CHECK(block.slurm[1].errors.empty());
+  REQUIRE(find_check(block, "slurm.topology-block"));
+  CHECK(find_check(block, "slurm.topology-block")->verdict == Verdict::Pass);
+  CHECK(find_check(block, "slurm.topology")->verdict == Verdict::Pass);
+
+  req.plugin = "tree";
+  req.format = "yaml";
+  req.slurm_version = "25.05";
+  const CommissionReport yaml = plan_commission(req);
+  REQUIRE(yaml.slurm.size() == 2);
+  CHECK(yaml.slurm[1].name == "topology.yaml");
+  CHECK(yaml.slurm[1].text.find("cluster_default") != std::string::npos);
+  REQUIRE(find_check(yaml, "slurm.topology-yaml"));
+  CHECK(find_check(yaml, "slurm.topology-yaml")->verdict == Verdict::Pass);
+
+  // topology.yaml came with 25.05: asking for it for 22.05 is bad input, naming the release.
+  req.slurm_version = "22.05";
+  try {
+    plan_commission(req);
+    FAIL("expected an InputError");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()).find("25.05") != std::string::npos);
+  }
+}
+
+TEST_CASE("report plan: a block file in service is compared with the generated blocks, and needs --plugin block") {
+  const auto dir = std::filesystem::temp_directory_path() / "slurmtopo_report_plan_block_test";
+  std::filesystem::create_directories(dir);
+  CommissionRequest req = fattree_request();
+  req.plugin = "block";
+  req.slurm_version = "24.11";
+  const std::string blocks = plan_commission(req).slurm[1].text;
+  req.topology = (dir / "topology.conf").string();
+  {
+    std::ofstream f(req.topology);
+    f << blocks;
+  }
+  const CommissionReport same = plan_commission(req);
+  CHECK(same.topology_compared_with == "topology.conf (topology/block)");
+  CHECK(same.topology_diff.empty());
+  CHECK(find_check(same, "slurm.in-service")->verdict == Verdict::Pass);
+  // Without --plugin block there are no blocks to compare it with: said, not a diff of everything.
+  req.plugin = "tree";
+  CHECK_THROWS_AS(plan_commission(req), InputError);
+  std::filesystem::remove_all(dir);
+}
