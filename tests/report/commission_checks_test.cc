@@ -44,7 +44,7 @@ TEST_CASE("report checks: a finding kind no rule knows still warns") {
 
 TEST_CASE("report checks: a topology.conf slurmctld would refuse fails the report") {
   CommissionReport r;
-  r.slurm.push_back({"topology.conf", "", {"line 3: switch s1 listed twice"}, {}});
+  r.slurm.push_back({"topology.conf", "", {"line 3: switch s1 listed twice"}, {}, "slurm.topology", "slurmctld"});
   decide_checks(r);
   CHECK(find_check(r, "slurm.topology")->verdict == Verdict::Fail);
   CHECK(r.verdict == Verdict::Fail);
