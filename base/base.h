@@ -7,6 +7,7 @@
 //   lines.h         a text cut into numbered lines
 //   nearest_word.h  the valid word a typo was meant to be (did you mean ...?)
 //   numbers.h       whole numbers as typed on a command line
+//   shell_quote.h   a word as the shell reads it back (the scripts slurmtopo writes)
 //   text.h          counts in messages: "1 leaf", "2 leaves"
 //   version.h       slurmtopo's version (CMake's project VERSION)
 //   yaml_fields.h   strict reading of slurmtopo's YAML (site.yaml, hardware profiles)
@@ -20,6 +21,7 @@
 #include "base/lines.h"
 #include "base/nearest_word.h"
 #include "base/numbers.h"
+#include "base/shell_quote.h"
 #include "base/text.h"
 #include "base/version.h"
 #include "base/yaml_fields.h"

@@ -52,9 +52,7 @@ void add_apply_command(CLI::App& app) {
       "apply", "Emit, check against the running slurmctld, replace, scontrol reconfigure, verify; roll back on failure");
   cmd->footer(kExitCodes);
   add_fabric_options(*cmd, o->request.inputs, FabricOption::Required);
-  cmd->add_option("--slurm-conf", o->request.slurm_conf,
-                  "the cluster's slurm.conf: its nodes, and the directory the files are replaced in")
-      ->check(CLI::ExistingFile)
+  add_slurm_conf_option(*cmd, o->request.slurm_conf, "the cluster's nodes, and the directory the files are replaced in")
       ->capture_default_str();
   cmd->add_option("--what", o->what,
                   "files to apply: topology, gres, nodes (gres and nodes need --nodes-dir or --node-class)")
@@ -62,7 +60,7 @@ void add_apply_command(CLI::App& app) {
       ->transform(CLI::IsMember({"topology", "gres", "nodes"}, CLI::ignore_case))
       ->capture_default_str();
   add_node_options(*cmd, o->nodes);
-  cmd->add_option("--slurm-version", o->request.slurm_version, "Slurm release gres.conf is for")->capture_default_str();
+  add_slurm_version_option(*cmd, o->request.slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
   cmd->add_option("--dev-dir", o->request.dev_dir, "directory of the GPU device files in gres.conf's File= (default: as discovered, /dev)");
   cmd->add_flag("--dry-run", o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
   cmd->add_flag("--json", o->json, "one JSON object: result, exit code, files and their diff, anomalies, steps");

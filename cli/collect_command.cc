@@ -8,7 +8,6 @@
 #include "base/base.h"
 #include "cli/commands.h"
 #include "discover/discover.h"
-#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 
@@ -29,21 +28,13 @@ void add_collect_command(CLI::App& app) {
   cmd->callback([o] {
     const CollectPlan plan = plan_collect(o->request);
     if (o->dry_run) {
-      std::cout << "# srun command:\n" << plan.srun_command << "\n\n# or as a batch job (sbatch):\n"
-                << plan.sbatch_script;
+      std::cout << collect_dry_run_text(plan);
       return;
     }
-    const CollectOutcome out = run_collect(plan);
-    std::cout << out.delivered << " of " << plan.hosts.size() << " exports in " << plan.out_dir << "\n";
-    if (out.fabric_reports)
-      std::cout << out.fabric_reports << " of " << plan.hosts.size() << " NVLink fabric reports (nvidia-smi) in "
-                << plan.out_dir << ", for emit topology --nvlink-domains\n";
-    if (!out.missing.empty()) {
-      std::cerr << "slurmtopo: no export from " << out.missing.size() << " node(s): " << compress_hostlist(out.missing)
-                << (out.srun_exit ? " (srun exited " + std::to_string(out.srun_exit) + ")" : "") << "\n";
-      throw Exit{1};
-    }
-    if (out.srun_exit != 0) throw Exit{out.srun_exit};
+    const CollectReport report = collect_report(plan, run_collect(plan));
+    std::cout << report.out;
+    std::cerr << report.err;
+    if (report.exit_code != 0) throw Exit{report.exit_code};
   });
 }
 

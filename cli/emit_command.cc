@@ -35,14 +35,12 @@ void add_emit_command(CLI::App& app) {
   auto r = std::make_shared<EmitTopologyRequest>();
   CLI::App* topo = emit->add_subcommand("topology", "topology.conf (topology/tree or topology/block) or topology.yaml");
   add_fabric_options(*topo, r->inputs, FabricOption::Optional,
-                     "the InfiniBand fabric (required unless --nvlink-domains gives the blocks)");
+                     "required unless --nvlink-domains gives the blocks");
   add_topology_form_options(*topo, {&r->format, &r->plugin, &r->nvlink_domains});
-  topo->add_option("--slurm-version", r->slurm_version,
-                   "Slurm release the file is for, YY.MM (default: what `scontrol --version` says, else 22.05)");
+  add_slurm_version_option(*topo, r->slurm_version,
+                           "the forms the file may use (default: what `scontrol --version` says, else 22.05)");
   auto* nodes = topo->add_option("--nodes", r->nodes, "restrict to these Slurm nodes (hostlist)");
-  topo->add_option("--slurm-conf", r->slurm_conf, "restrict to the NodeName lines of this slurm.conf")
-      ->check(CLI::ExistingFile)
-      ->excludes(nodes);
+  add_slurm_conf_option(*topo, r->slurm_conf, "restrict to its NodeName lines")->excludes(nodes);
   topo->add_option("--diff", r->diff, "print what changes against this topology.conf")->check(CLI::ExistingFile);
   add_output_option(*topo, r->output, "write here (atomically, keeping .bak)");
   topo->add_flag("--force", r->force, "write even if it drops more than 5 % of the current file's nodes");

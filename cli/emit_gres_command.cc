@@ -37,9 +37,7 @@ void add_one(CLI::App& emit, GresOutput what) {
                       : emit.add_subcommand("nodes", "slurm.conf NodeName= lines (and GresTypes=gpu, NCCL_IB_HCA per class)");
   add_node_options(*cmd, o->nodes);
   add_fabric_options(*cmd, r.fabric, FabricOption::Optional);
-  cmd->add_option("--slurm-version", r.slurm_version,
-                  "Slurm release the files are for (22.05, 24.11, 25.11, ...): 24.11+ need whole sockets in Cores=")
-      ->capture_default_str();
+  add_slurm_version_option(*cmd, r.slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
   cmd->add_option("--dev-dir", r.dev_dir, "directory of the GPU device files in File= (default: as discovered, /dev)");
   add_output_option(*cmd, r.output, "write here (atomically, keeping .bak)");
   cmd->add_flag("--force", r.force,

@@ -1,7 +1,5 @@
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include "base/base.h"
 #include "cli/commands.h"
@@ -23,27 +21,18 @@ struct Common {
   }
 };
 
-void write_fabric(Fabric fabric, const Common& c) {
+Fabric with_faults(Fabric fabric, const Common& c) {
   apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
-  std::ostringstream text;
-  if (c.format == "ibsim") write_ibsim_net(fabric, text);
-  else write_ibnetdiscover_text(fabric, text);
-  write_output(c.output, text.str());
+  return fabric;
 }
 
-// One ibnetdiscover dump and one ibsim net file per rail plane: NAME-planeK.topo, .net.
-void write_planes(Fabric fabric, const RailOptimizedSpec& spec, const Common& c) {
-  if (c.output.empty() || c.output == "-") throw InputError("--planes", 0, "expected -o NAME: each plane is written to NAME-planeK.topo and NAME-planeK.net");
-  apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
-  const std::vector<Fabric> planes = split_rail_planes(fabric, spec, c.planes);
-  for (size_t k = 0; k < planes.size(); ++k) {
-    const std::string base = c.output + "-plane" + std::to_string(k + 1);
-    std::ostringstream text, net;
-    write_ibnetdiscover_text(planes[k], text);
-    write_ibsim_net(planes[k], net);
-    write_output(base + ".topo", text.str());
-    write_output(base + ".net", net.str());
-  }
+void write_plan(const GeneratePlan& plan) {
+  for (const auto& f : plan.files) write_output(f.path, f.text);
+  for (const auto& note : plan.notes) std::cerr << "slurmtopo: " << note << "\n";
+}
+
+GeneratedFormat format_of(const Common& c) {
+  return c.format == "ibsim" ? GeneratedFormat::Ibsim : GeneratedFormat::Ibnetdiscover;
 }
 
 // --speed: the speeds the generators have switch models for, in any case (`--speed ndr`, as
@@ -69,15 +58,6 @@ void add_common(CLI::App& cmd, Common& c) {
                  "'HOST[,J,K]': the host's mlx5_J and mlx5_K cables swap leaves (0 and 1 by default; repeatable)");
   cmd.add_option("-o,--output", c.output, "file to write (stdout if absent)");
 }
-
-template <typename F>
-void guarded(F&& build) {
-  try {
-    build();
-  } catch (const std::invalid_argument& e) {
-    throw InputError("generate", 0, e.what());
-  }
-}
 }  // namespace
 
 void add_generate_command(CLI::App& app) {
@@ -102,10 +82,9 @@ void add_generate_command(CLI::App& app) {
       ->check(CLI::Range(0, 255));
   add_common(*fat, ft->second);
   fat->callback([ft] {
-    guarded([&] {
-      ft->first.speed = ft->second.parsed_speed();
-      write_fabric(generate_fattree(ft->first), ft->second);
-    });
+    ft->first.speed = ft->second.parsed_speed();
+    const Fabric fabric = with_faults(generate_fattree(ft->first), ft->second);
+    write_plan(plan_generated_fabric(fabric, format_of(ft->second), ft->second.output));
   });
 
   auto ro = std::make_shared<std::pair<RailOptimizedSpec, Common>>();
@@ -121,18 +100,18 @@ void add_generate_command(CLI::App& app) {
   rail->add_flag("--sharp", ro->first.sharp, "a SHARP aggregation node on every switch");
   rail->add_flag("--storage", ro->first.storage_switch, "one more HCA per host on a storage tier");
   rail->add_option("--planes", ro->second.planes,
-                   "rail planes as separate subnets: one dump (-o NAME-planeK.topo) and one ibsim net file "
-                   "(NAME-planeK.net) per plane; rails must divide into them")
+                   "rail planes as separate subnets: one dump (-o NAME-planeK.topo) and, up to HDR, one ibsim net "
+                   "file (NAME-planeK.net) per plane; rails must divide into them")
       ->check(CLI::Range(1, 16));
   rail->add_option("--subnet", ro->first.subnet, "0-255: GUIDs of another subnet, so generated fabrics can be given together")
       ->check(CLI::Range(0, 255));
   add_common(*rail, ro->second);
   rail->callback([ro] {
-    guarded([&] {
-      ro->first.speed = ro->second.parsed_speed();
-      if (ro->second.planes > 1) write_planes(generate_rail_optimized(ro->first), ro->first, ro->second);
-      else write_fabric(generate_rail_optimized(ro->first), ro->second);
-    });
+    ro->first.speed = ro->second.parsed_speed();
+    const Fabric fabric = with_faults(generate_rail_optimized(ro->first), ro->second);
+    write_plan(ro->second.planes > 1
+                   ? plan_rail_plane_files(split_rail_planes(fabric, ro->first, ro->second.planes), ro->second.output)
+                   : plan_generated_fabric(fabric, format_of(ro->second), ro->second.output));
   });
 }
 

@@ -1,5 +1,6 @@
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "base/base.h"
 #include "cli/commands.h"
@@ -22,16 +23,11 @@ void add_inspect_command(CLI::App& app) {
   cmd->add_option("--save", opt->save, "also write a snapshot (JSON) that --fabric reads back");
   add_node_options(*cmd, opt->nodes);
   cmd->callback([opt] {
-    Cluster cluster = load_cluster(opt->inputs);
-    bool nodes = !opt->nodes.sources.nodes_dir.empty() || !opt->nodes.sources.node_classes.empty();
-    if (!nodes) {
-      std::cout << (opt->json ? inspect_json(cluster) : inspect_text(cluster));
-    } else {
-      const NodeSet set = load_node_set(opt->nodes.sources, opt->nodes.nodes);
-      const NodeJoin join = join_nodes(set, &cluster);
-      if (opt->json) std::cout << inspect_json_with_nodes(inspect_json(cluster), set, join);
-      else std::cout << inspect_text(cluster) << node_join_text(set, join);
-    }
+    const Cluster cluster = load_cluster(opt->inputs);
+    std::optional<NodeSet> set;
+    if (!opt->nodes.sources.nodes_dir.empty() || !opt->nodes.sources.node_classes.empty())
+      set = load_node_set(opt->nodes.sources, opt->nodes.nodes);
+    std::cout << inspect_report(cluster, set ? &*set : nullptr, opt->json);
     if (!opt->save.empty()) atomic_write(opt->save, snapshot_to_json(Snapshot{cluster.fabrics}));
   });
 }

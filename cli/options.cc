@@ -1,16 +1,18 @@
 #include "cli/options.h"
 
+#include "simulate/collective/collective.h"
+
 namespace slurmtopo::cli {
 
 CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOption need,
                                 const std::string& fabric_help) {
   CLI::Option* fabric = nullptr;
   if (need != FabricOption::MapsOnly) {
-    const std::string help = !fabric_help.empty() ? fabric_help
-                             : need == FabricOption::Required
-                                 ? "ibnetdiscover text, libibnetdisc cache or slurmtopo snapshot; repeat once per subnet"
-                                 : "ibnetdiscover text, libibnetdisc cache or snapshot, to join GPUs to rails and leaves "
-                                   "(repeatable)";
+    // Every form load_fabric_file reads, named as the admin saved it.
+    const std::string forms = "ibnetdiscover text, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot";
+    const std::string help = need == FabricOption::Required ? forms + "; repeat once per subnet"
+                             : forms + (fabric_help.empty() ? ", to join GPUs to rails and leaves (repeatable)"
+                                                            : " (" + fabric_help + ")");
     fabric = app.add_option("--fabric", inputs.fabric_files, help)->check(CLI::ExistingFile);
     if (need == FabricOption::Required) fabric->required();
   }
@@ -22,10 +24,31 @@ CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOpti
   return fabric;
 }
 
-void add_node_options(CLI::App& app, NodeInputs& inputs) {
-  app.add_option("--nodes-dir", inputs.sources.nodes_dir,
-                 "directory of <hostname>.xml (hwloc) / <hostname>.json (slurmtopo discover node)")
+CLI::Option* add_nodes_dir_option(CLI::App& app, std::string& dir, const std::string& what) {
+  return app
+      .add_option("--nodes-dir", dir,
+                  "directory of <hostname>.xml (hwloc) / <hostname>.json (slurmtopo discover node)" +
+                      (what.empty() ? "" : ": " + what))
       ->check(CLI::ExistingDirectory);
+}
+
+void add_slurm_version_option(CLI::App& app, std::string& version, const std::string& decides) {
+  CLI::Option* o = app.add_option("--slurm-version", version, "Slurm release, YY.MM (22.05 to 26.05): " + decides);
+  if (!version.empty()) o->capture_default_str();
+}
+
+CLI::Option* add_profile_option(CLI::App& app, std::string& profile, const std::string& what) {
+  std::string names;
+  for (const auto& n : builtin_profile_names()) names += (names.empty() ? "" : ", ") + n;
+  return app.add_option("--profile", profile, "hardware profile " + what + ": a shipped name (" + names + ") or a YAML file");
+}
+
+CLI::Option* add_slurm_conf_option(CLI::App& app, std::string& slurm_conf, const std::string& what) {
+  return app.add_option("--slurm-conf", slurm_conf, "slurm.conf: " + what)->check(CLI::ExistingFile);
+}
+
+void add_node_options(CLI::App& app, NodeInputs& inputs) {
+  add_nodes_dir_option(app, inputs.sources.nodes_dir);
   app.add_option("--node-class", inputs.sources.node_classes, "'HOSTLIST=FILE' for identical hosts (repeatable)");
   app.add_option("--nodes", inputs.nodes, "hostlist of nodes that must all be described (a missing file is an error)");
 }

@@ -1,5 +1,6 @@
 // The options several commands share, declared once: the fabric (--fabric, --node-name-map,
-// --config), the node descriptions (--nodes-dir, --node-class, --nodes) and the output (-o).
+// --config), the node descriptions (--nodes-dir, --node-class, --nodes), the topology form, the
+// Slurm release and slurm.conf, the hardware profile and the output (-o).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -17,8 +18,8 @@ enum class FabricOption {
 };
 
 // Declares --fabric (unless MapsOnly), --node-name-map and --config; returns --fabric's option
-// (nullptr for MapsOnly) so a command can make it exclude another. `fabric_help` replaces the
-// default description of --fabric.
+// (nullptr for MapsOnly) so a command can make it exclude another. `fabric_help`, for an
+// optional --fabric, says what it is for in place of the default (joining GPUs to rails).
 CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOption need,
                                 const std::string& fabric_help = "");
 
@@ -37,6 +38,19 @@ struct TopologyFormOptions {
   std::string* nvlink_domains;
 };
 void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into);
+
+// --slurm-version YY.MM, spelled and described alike by every command: `decides` says what the
+// release changes for this command; a default the command has is shown.
+void add_slurm_version_option(CLI::App& app, std::string& version, const std::string& decides);
+
+// --profile: a shipped hardware profile (listed) or a YAML file; `what` says what it is for.
+CLI::Option* add_profile_option(CLI::App& app, std::string& profile, const std::string& what);
+
+// --slurm-conf FILE (it must exist); `what` says what the command reads from it.
+CLI::Option* add_slurm_conf_option(CLI::App& app, std::string& slurm_conf, const std::string& what);
+
+// --nodes-dir DIR of <hostname>.xml (hwloc) / <hostname>.json; `what` adds what it is for.
+CLI::Option* add_nodes_dir_option(CLI::App& app, std::string& dir, const std::string& what = "");
 
 // -o/--output: "-" or absent is stdout. `what` says what is written there.
 CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what);

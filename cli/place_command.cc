@@ -32,8 +32,7 @@ void add_place_command(CLI::App& app) {
   cmd->add_flag("--exclusive", r.exclusive, "whole nodes (salloc --exclusive)");
   cmd->add_option("--switches", r.switches, "maximum leaf switches, N[@max-time]");
   cmd->add_option("--topology-param", r.topology_param, "TopoOptional and/or Dragonfly (comma separated)");
-  cmd->add_option("--slurm-version", r.version,
-                  "the release slurmctld runs, YY.MM (default 22.05): 24.05+ and 25.11+ rules are modelled");
+  add_slurm_version_option(*cmd, r.version, "the node selection slurmctld runs (24.05, 25.11 and 26.05 rules are modelled)");
   cmd->add_option("--max-switch-wait", r.max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--explain", o->explain, "say why: top switch, leaf order and distances, weight tiers");

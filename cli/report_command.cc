@@ -40,17 +40,13 @@ void add_report_command(CLI::App& app) {
       "report", "The commissioning report: verdict, inventory, drawing, link health, nodes, performance, Slurm files");
   add_fabric_options(*cmd, opt->request.inputs, FabricOption::Required);
   add_node_options(*cmd, opt->nodes);
-  cmd->add_option("--slurm-conf", opt->request.slurm_conf, "Slurm's nodes: the NodeName lines of this slurm.conf")
-      ->check(CLI::ExistingFile);
+  add_slurm_conf_option(*cmd, opt->request.slurm_conf, "Slurm's nodes, its NodeName lines");
   cmd->add_option("--topology", opt->request.topology, "the topology.conf in service, diffed against the generated one")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--profile", opt->request.profile,
-                  "hardware profile for the predictions (a shipped name or a YAML file); default: from the nodes");
+  add_profile_option(*cmd, opt->request.profile, "for the predictions (default: from the nodes)");
   cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--slurm-version", opt->request.slurm_version,
-                  "the Slurm release the files are for and checked by (YY.MM)")
-      ->capture_default_str();
+  add_slurm_version_option(*cmd, opt->request.slurm_version, "the one the files are for and checked by");
   add_topology_form_options(*cmd, {&opt->request.format, &opt->request.plugin, &opt->request.nvlink_domains});
   add_output_option(*cmd, opt->outputs.html, "the HTML page");
   cmd->add_option("--json", opt->outputs.json, "also write the report as JSON (docs/report-json.md)");

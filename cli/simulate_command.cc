@@ -62,15 +62,8 @@ void add_simulate_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Collective time and bus bandwidth of a placement on this fabric, with its routing");
   add_fabric_options(*cmd, o->inputs, FabricOption::Required);
-  auto* profile = cmd->add_option("--profile", o->profile,
-                                  "hardware profile: a shipped name (" + [] {
-                                    std::string names;
-                                    for (const auto& n : builtin_profile_names()) names += (names.empty() ? "" : ", ") + n;
-                                    return names;
-                                  }() + ") or a YAML file");
-  auto* dir = cmd->add_option("--nodes-dir", o->nodes_dir,
-                              "node descriptions (<host>.xml hwloc exports or <host>.json): the profile follows the hardware")
-                  ->check(CLI::ExistingDirectory);
+  auto* profile = add_profile_option(*cmd, o->profile, "for the placement's nodes");
+  auto* dir = add_nodes_dir_option(*cmd, o->nodes_dir, "the profile follows the hardware");
   profile->excludes(dir);
   cmd->add_option("--nodes", o->nodes, "the placement: a Slurm hostlist, in rank order")->required();
   cmd->add_option("--compare", o->compare, "a second placement to put side by side");

@@ -37,8 +37,8 @@ void add_whatif_command(CLI::App& app) {
       "whatif", "Placement policies side by side, the effect of drains, cables, spines or another topology.conf, "
                 "and workload replays (FCFS + EASY backfill through Slurm's placement)");
   add_fabric_options(*cmd, o->args.inputs, FabricOption::Optional,
-                     "ibnetdiscover text, libibnetdisc cache or snapshot (`whatif merge` needs none)");
-  cmd->add_option("--profile", o->args.profile, "hardware profile for the predicted busbw: a shipped name or a YAML file");
+                     "`whatif merge` needs none");
+  add_profile_option(*cmd, o->args.profile, "for the predicted busbw");
   cmd->add_option("--nodes", o->args.nodes, "the partition (hostlist; default: every host on the fabric)");
   cmd->add_option("--weights", o->args.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
   cmd->add_option("-N,--count", o->args.sizes, "nodes per job; several sizes comma separated");
@@ -46,7 +46,7 @@ void add_whatif_command(CLI::App& app) {
   cmd->add_option("--size", o->args.size, "allreduce message size for the predicted busbw")->capture_default_str();
   cmd->add_option("--routing", o->args.routing, "minhop (D-mod-K), ftree or adaptive")->capture_default_str();
   cmd->add_option("--topology-param", o->args.topology_param, "TopoOptional and/or Dragonfly");
-  cmd->add_option("--slurm-version", o->args.version, "22.05 (default), 24.05 or 25.11");
+  add_slurm_version_option(*cmd, o->args.version, "the node selection slurmctld runs");
   cmd->add_option("--seed", o->args.seed, "for random placements, sampled busy states and --synthetic")->capture_default_str();
   cmd->add_option("--samples", o->args.samples, "busy states sampled to compare edits")
       ->capture_default_str()->check(CLI::PositiveNumber);
@@ -66,14 +66,14 @@ void add_whatif_command(CLI::App& app) {
   cmd->add_option("--bf-max-job-test", o->args.max_job_test, "backfill looks this deep into the queue")
       ->capture_default_str()->check(CLI::PositiveNumber);
   CLI::Option* shard = cmd->add_option("--shard", o->args.shard, "run only slice i of N (0 <= i < N) and write it as JSON for `whatif merge`");
-  cmd->add_option("--sbatch", o->sbatch, "print a script that runs N shards as a Slurm job array and merges them")
+  cmd->add_option("--sbatch", o->sbatch, "print (or -o: write) a script that runs N shards as a Slurm job array and merges them")
       ->check(CLI::PositiveNumber)->excludes(shard);
   cmd->add_flag("--json", o->json, "machine-readable output");
   add_output_option(*cmd, o->output, "write here (atomically)");
   cmd->callback([o, cmd] {
     if (cmd->got_subcommand("merge")) return;
     if (o->sbatch > 0) {
-      std::cout << whatif_sbatch_script(o->args, o->sbatch, o->json, this_executable());
+      write_output(o->output, whatif_sbatch_script(o->args, o->sbatch, o->json, this_executable()));
       return;
     }
     write_output(o->output, whatif_output(run_whatif(o->args, terminal_progress_bar()), o->json));

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "base/input_error.h"
+#include "base/shell_quote.h"
 #include "slurm/hostlist.h"
 #include "slurm/node_names.h"
 
@@ -30,23 +31,10 @@ std::string joined(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                             "0123456789@%_+=:,./-") == std::string::npos;
-  if (plain) return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 CollectPlan plan_collect(const CollectRequest& r) {
   CollectPlan plan;
   if (r.nodes.empty()) throw InputError("--nodes", 0, "expected a hostlist of the nodes to collect, e.g. gpu[001-128]");
-  try {
-    plan.hosts = expand_hostlist(r.nodes);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("--nodes", 0, "'" + r.nodes + "' is not a hostlist: " + e.what());
-  }
+  plan.hosts = expand_hostlist_at(r.nodes, "--nodes", 0, "'" + r.nodes + "' is not a hostlist");
   std::sort(plan.hosts.begin(), plan.hosts.end(), natural_less);
   plan.hosts.erase(std::unique(plan.hosts.begin(), plan.hosts.end()), plan.hosts.end());
   if (plan.hosts.empty()) throw InputError("--nodes", 0, "the hostlist '" + r.nodes + "' names no node");

@@ -46,8 +46,5 @@ struct CollectPlan {
 // names and NVLink matrix: request them with extra_srun_args (e.g. --gres=gpu:8) if needed.
 CollectPlan plan_collect(const CollectRequest& request);
 
-// POSIX single-quoting: abc -> abc, a b -> 'a b', it's -> 'it'\''s', gpu[1-4] -> 'gpu[1-4]'
-// (brackets are glob characters).
-std::string shell_quote(const std::string& word);
 
 }  // namespace slurmtopo

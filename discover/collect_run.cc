@@ -8,6 +8,8 @@
 #include <filesystem>
 
 #include "base/input_error.h"
+#include "base/text.h"
+#include "slurm/hostlist.h"
 
 extern char** environ;
 
@@ -43,6 +45,24 @@ CollectOutcome run_collect(const CollectPlan& plan) {
   out.delivered = plan.hosts.size() - out.missing.size();
   for (const auto& f : plan.fabric_files) out.fabric_reports += std::filesystem::exists(f);
   return out;
+}
+
+CollectReport collect_report(const CollectPlan& plan, const CollectOutcome& o) {
+  CollectReport r;
+  const std::string of = " of " + std::to_string(plan.hosts.size());
+  r.out = std::to_string(o.delivered) + of + " exports in " + plan.out_dir + "\n";
+  if (o.fabric_reports)
+    r.out += std::to_string(o.fabric_reports) + of + " NVLink fabric reports (nvidia-smi) in " + plan.out_dir +
+             ", for emit topology --nvlink-domains\n";
+  if (!o.missing.empty())
+    r.err = "slurmtopo: no export from " + counted(o.missing.size(), "node", "nodes") + ": " + compress_hostlist(o.missing) +
+            (o.srun_exit ? " (srun exited " + std::to_string(o.srun_exit) + ")" : "") + "\n";
+  r.exit_code = !o.missing.empty() ? 1 : o.srun_exit;
+  return r;
+}
+
+std::string collect_dry_run_text(const CollectPlan& plan) {
+  return "# srun command:\n" + plan.srun_command + "\n\n# or as a batch job (sbatch):\n" + plan.sbatch_script;
 }
 
 }  // namespace slurmtopo

@@ -21,4 +21,16 @@ struct CollectOutcome {
 // made or srun cannot be started.
 CollectOutcome run_collect(const CollectPlan& plan);
 
+// What `collect` says once the step ended: on stdout how many exports (and NVLink fabric
+// reports) arrived, on stderr the nodes without an export, and the exit code: 1 when a node
+// delivered nothing (the directory is incomplete whatever srun said), else srun's.
+struct CollectReport {
+  std::string out, err;
+  int exit_code = 0;
+};
+CollectReport collect_report(const CollectPlan& plan, const CollectOutcome& outcome);
+
+// What `collect --dry-run` prints: the srun command, and the same step as an sbatch script.
+std::string collect_dry_run_text(const CollectPlan& plan);
+
 }  // namespace slurmtopo

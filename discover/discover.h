@@ -3,7 +3,8 @@
 //     content: ibnetdiscover_text.h, iblinkinfo_text.h, ibnd_cache.h, snapshot.h), live_fabric.h (a live sweep
 //     through libibnetdisc, sweep_watch.h keeping it honest about time), lft.h (forwarding
 //     tables), name_map.h (GUID → host), site_config.h (site.yaml), synthetic_fabric.h and the
-//     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics.
+//     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics, generate_plan.h
+//     (the files `generate` writes).
 //   Nodes: node_inventory.h (the value), hwloc_node.h (live or an XML export), node_json.h,
 //     node_set.h (--nodes-dir / --node-class, node classes), collect_plan.h (one srun step),
 //     collect_run.h (running it), nvlink_domains.h (each GPU's NVLink ClusterUUID/CliqueId).
@@ -13,6 +14,7 @@
 #include "discover/collect_run.h"
 #include "discover/fabric.h"
 #include "discover/fabric_file.h"
+#include "discover/generate_plan.h"
 #include "discover/hwloc_node.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/ibsim_net_writer.h"

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "discover/gpu_models.h"
+#include "discover/hwloc_attr.h"
 
 namespace slurmtopo {
 namespace {
@@ -37,8 +38,7 @@ std::vector<hwloc_obj_t> os_devices(hwloc_obj_t pci) {
 enum class GpuApi { Nvml, Cuda, Rsmi, LevelZero, OpenCL, None };
 
 GpuApi api_of(hwloc_obj_t os) {
-  const auto type = os->attr->osdev.type;
-  if (type != HWLOC_OBJ_OSDEV_GPU && type != HWLOC_OBJ_OSDEV_COPROC) return GpuApi::None;
+  if (!osdev_type_is(os, HWLOC_OBJ_OSDEV_GPU) && !osdev_type_is(os, HWLOC_OBJ_OSDEV_COPROC)) return GpuApi::None;
   // hwloc 2 sets a subtype; 1.x exports only have the name (and sometimes Backend).
   std::string kind = os->subtype ? os->subtype : info(os, "Backend");
   const std::string name = name_of(os);
@@ -156,7 +156,7 @@ std::vector<FoundGpu> find_gpus(hwloc_topology_t topology) {
       const GpuApi api = api_of(os);
       compute = compute || api != GpuApi::None;
       if (api == GpuApi::Rsmi) rsmi.push_back(os);
-      if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_GPU && starts_with(name_of(os), "renderD")) render.push_back(os);
+      if (osdev_type_is(os, HWLOC_OBJ_OSDEV_GPU) && starts_with(name_of(os), "renderD")) render.push_back(os);
     }
     if (!is_gpu_function(pci, compute)) continue;
     std::sort(rsmi.begin(), rsmi.end(), [](hwloc_obj_t a, hwloc_obj_t b) {
@@ -204,8 +204,8 @@ std::vector<FoundNic> find_nics(hwloc_topology_t topology) {
   for (hwloc_obj_t pci = hwloc_get_next_pcidev(topology, nullptr); pci; pci = hwloc_get_next_pcidev(topology, pci)) {
     std::vector<hwloc_obj_t> verbs, nets;
     for (hwloc_obj_t os : os_devices(pci)) {
-      if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS) verbs.push_back(os);
-      if (os->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK) nets.push_back(os);
+      if (osdev_type_is(os, HWLOC_OBJ_OSDEV_OPENFABRICS)) verbs.push_back(os);
+      if (osdev_type_is(os, HWLOC_OBJ_OSDEV_NETWORK)) nets.push_back(os);
     }
     const unsigned cls = pci->attr->pcidev.class_id, vendor = pci->attr->pcidev.vendor_id;
     const bool infiniband = cls == 0x0207 || cls == 0x0c06;

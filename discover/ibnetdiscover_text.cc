@@ -445,8 +445,12 @@ class DumpParser {
     c.skip_blanks();
     FabricNode node = pending_;
     node.kind = kind;
+    const char* count_at = c.pos();
     int64_t ports = c.decimal(255);
-    if (ports < 1) fail("the port count (1-255) after " + std::string(to_string(kind)), c.rest());
+    if (ports < 1) {
+      c.seek(count_at);  // quote the count itself ("0 ...") not what follows it
+      fail("the port count (1-255) after " + std::string(to_string(kind)), c.rest());
+    }
     node.num_ports = static_cast<int>(ports);
     c.skip_blanks();
     NodeKind named_kind;  // S-/H-/R- always matches the keyword in real dumps; the keyword rules

@@ -72,12 +72,7 @@ void jobs_from_class(const std::string& spec, std::map<std::string, Job>& jobs) 
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
     throw InputError("--node-class", 0, "expected 'HOSTLIST=FILE', e.g. 'gpu[001-064]=dgx.xml', not '" + spec + "'");
   const std::string list = spec.substr(0, eq), file = spec.substr(eq + 1);
-  std::vector<std::string> hosts;
-  try {
-    hosts = expand_hostlist(list);
-  } catch (const std::invalid_argument& e) {
-    throw InputError("--node-class", 0, "'" + list + "' is not a hostlist: " + e.what());
-  }
+  const std::vector<std::string> hosts = expand_hostlist_at(list, "--node-class", 0, "'" + list + "' is not a hostlist");
   for (const std::string& h : hosts) {
     if (!valid_slurm_node_name(h)) throw InputError("--node-class", 0, "\"" + h + "\" is not a Slurm node name");
     add_job(jobs, {h, file, "--node-class " + spec});

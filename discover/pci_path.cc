@@ -3,15 +3,17 @@
 #include <algorithm>
 #include <vector>
 
+#include "discover/hwloc_attr.h"
+
 namespace slurmtopo {
 namespace {
 
 bool is_pci_bridge(hwloc_obj_t o) {
-  return o->type == HWLOC_OBJ_BRIDGE && o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_PCI;
+  return o->type == HWLOC_OBJ_BRIDGE && bridge_upstream_is(o, HWLOC_OBJ_BRIDGE_PCI);
 }
 
 bool is_host_bridge(hwloc_obj_t o) {
-  return o->type == HWLOC_OBJ_BRIDGE && o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST;
+  return o->type == HWLOC_OBJ_BRIDGE && bridge_upstream_is(o, HWLOC_OBJ_BRIDGE_HOST);
 }
 
 // OS devices (cuda0, mlx5_0, rsmi3) sit below their PCI function; the path starts there.

@@ -90,6 +90,9 @@ ordered_json fabric_json(const Fabric& fabric) {
   return f;
 }
 
+// LIDs above 0xBFFF are multicast; a node or port holds a unicast one, 0 until the SM assigns it.
+constexpr int64_t kLastUnicastLid = 0xBFFF;
+
 // ---- reading ----------------------------------------------------------------------------
 
 NodeKind read_kind(const JsonFields& r) {
@@ -103,9 +106,9 @@ LinkEnd read_end(const json& j, const json::json_pointer& at) {
   JsonFields r(j, at, {"guid", "port", "port_guid", "lid"}, kVersion);
   LinkEnd end;
   end.guid = r.guid("guid");
-  end.port = static_cast<int>(r.integer("port", 0, 255));
+  end.port = static_cast<int>(r.integer("port", 1, 255));  // port 0 is a switch's own, never cabled
   end.port_guid = r.guid("port_guid");
-  end.lid = static_cast<uint16_t>(r.integer("lid", 0, 65535));
+  end.lid = static_cast<uint16_t>(r.integer("lid", 0, kLastUnicastLid));
   return end;
 }
 
@@ -164,8 +167,8 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
     node.guid = n.guid("guid");
     node.sysimgguid = n.guid("sysimgguid");
     node.description = n.string("description");
-    node.num_ports = static_cast<int>(n.integer("num_ports", 0, 255));
-    node.lid = static_cast<uint16_t>(n.integer("lid", 0, 65535));
+    node.num_ports = static_cast<int>(n.integer("num_ports", node.kind == NodeKind::Switch ? 1 : 0, 255));
+    node.lid = static_cast<uint16_t>(n.integer("lid", 0, kLastUnicastLid));
     node.vendor_id = static_cast<uint32_t>(n.integer("vendor_id", 0, 0xffffff));
     node.device_id = static_cast<uint32_t>(n.integer("device_id", 0, 0xffff));
     node.seen_only_as_peer = n.boolean("seen_only_as_peer");
@@ -186,6 +189,9 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
         throw JsonSchemaError{l.at(end == &link.a ? "a" : "b"),
                           "a cable end on a listed node, but " + guid_string(end->guid) + " is not in \"nodes\""};
     link.width = static_cast<int>(l.integer("width", 0, 12));
+    if (link.width != 0 && link.width != 1 && link.width != 2 && link.width != 4 && link.width != 8 && link.width != 12)
+      throw JsonSchemaError{l.at("width"), "\"width\" to be 1, 2, 4, 8 or 12 lanes (0: unknown), not " +
+                                               std::to_string(link.width)};
     std::string speed = l.string("speed");
     link.speed = parse_link_speed(speed);
     if (link.speed == LinkSpeed::Unknown && speed != to_string(LinkSpeed::Unknown))

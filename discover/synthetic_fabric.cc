@@ -1,3 +1,7 @@
+// The generators of synthetic fabrics. One file, past 400 lines, because the fat tree, the
+// rail-optimized units and split_rail_planes all build on the Builder here (GUIDs, LIDs,
+// ports, SHARP nodes) and on the names it gives: split_rail_planes finds a rail by the names
+// generate_rail_optimized wrote, so the two must change together.
 #include "discover/synthetic_fabric.h"
 
 #include <algorithm>
@@ -40,20 +44,20 @@ constexpr uint64_t kHcaGuidBase = 0xb83fd20300c00000;
 constexpr int kMaxHcasPerHost = 16;  // the HCA GUID stride per host
 constexpr uint16_t kMaxUnicastLid = 0xbfff;
 
-void require(bool ok, const std::string& why) {
-  if (!ok) throw std::invalid_argument("synthetic fabric: " + why);
+// `option` is the `slurmtopo generate` option that sets the field at fault, so the admin's
+// error names what to change.
+void require(bool ok, const char* option, const std::string& why) {
+  if (!ok) throw InputError(option, 0, why);
 }
 
 const Generation& generation_for(LinkSpeed speed) {
   for (const auto& g : kGenerations)
     if (g.speed == speed) return g;
-  throw std::invalid_argument(std::string("synthetic fabric: no switch model for speed ") +
-                              to_string(speed) + " (use EDR, HDR or NDR)");
+  throw InputError("--speed", 0, std::string("no switch model for speed ") + to_string(speed) + " (use EDR, HDR or NDR)");
 }
 
 void require_width(int width) {
-  require(width == 1 || width == 2 || width == 4 || width == 8 || width == 12,
-          "width must be 1, 2, 4, 8 or 12");
+  require(width == 1 || width == 2 || width == 4 || width == 8 || width == 12, "--width", "expected 1, 2, 4, 8 or 12 lanes");
 }
 
 // A switch's external ports at a cable width: split 2x ports double the radix, which is how
@@ -202,12 +206,12 @@ void wire_tier(Builder& b, const std::vector<int>& lowers, int first_up_port, in
 }
 
 // The fewest upper switches of `radix` ports that take `uplinks` cables from each lower one.
-int fewest_uppers(int lowers, int uplinks, int radix) {
+// `option` names what set `lowers` (--hosts, --scalable-units).
+int fewest_uppers(int lowers, int uplinks, int radix, const char* option) {
   for (int n = 1; n <= uplinks; ++n)
     if (ceil_div(uplinks, n) * lowers <= radix) return n;
-  throw std::invalid_argument("synthetic fabric: " + std::to_string(lowers) +
-                              " switches cannot share upper switches of radix " +
-                              std::to_string(radix));
+  throw InputError(option, 0, std::to_string(lowers) + " switches cannot share upper switches of radix " +
+                                  std::to_string(radix));
 }
 
 std::string host_name(const std::string& prefix, int index, int hosts) {
@@ -224,38 +228,38 @@ std::vector<std::string> synthetic_speeds() {
 
 Fabric generate_fattree(const FatTreeSpec& spec) {
   const Generation& gen = generation_for(spec.speed);
-  require(spec.levels == 2 || spec.levels == 3, "levels must be 2 or 3");
+  require(spec.levels == 2 || spec.levels == 3, "--levels", "expected 2 or 3 levels");
   require_width(spec.width);
   const int ports = switch_ports_at(gen, spec.width);
-  require(spec.radix >= 2 && spec.radix <= ports,
-          "radix must be 2.." + std::to_string(ports) + " for " + gen.switch_part + " at " +
+  require(spec.radix >= 2 && spec.radix <= ports, "--radix",
+          "expected a radix of 2.." + std::to_string(ports) + " for " + gen.switch_part + " at " +
               std::to_string(spec.width) + "x" + (gen.splits && spec.width > 2 ? " (2x split ports: twice that)" : ""));
-  require(spec.oversubscription > 0, "oversubscription must be positive");
-  require(spec.cables_per_pair >= 1, "cables_per_pair must be at least 1");
-  require(spec.rails >= 1 && spec.rails <= kMaxHcasPerHost, "rails must be 1..16");
-  require(spec.hosts >= 0, "hosts must not be negative");
+  require(spec.oversubscription > 0, "--oversubscription", "expected a positive down:up ratio");
+  require(spec.cables_per_pair >= 1, "--cables-per-pair", "expected at least 1 cable per switch pair");
+  require(spec.rails >= 1 && spec.rails <= kMaxHcasPerHost, "--rails", "expected 1..16 rails");
+  require(spec.hosts >= 0, "--hosts", "expected 0 or more hosts");
 
   const int k = spec.radix;
   const double r = spec.oversubscription;
   const int down = static_cast<int>(std::lround(k * r / (r + 1)));
   const int up = k - down;
-  require(down >= spec.rails && up >= 1, "oversubscription leaves no host or no uplink port");
+  require(down >= spec.rails && up >= 1, "--oversubscription", "oversubscription leaves no host or no uplink port");
   const int hosts_per_leaf = down / spec.rails;
   const int c = spec.cables_per_pair;
   // A 2-level tree is one "pod" whose uppers are the spines.
   const int pod_ports = spec.levels == 2 ? k : k / 2;
   const int leaves_per_pod = pod_ports / c;
-  require(leaves_per_pod >= 1, "cables_per_pair exceeds what an upper switch can take");
+  require(leaves_per_pod >= 1, "--cables-per-pair", "cables_per_pair exceeds what an upper switch can take");
   const int uppers_per_pod = ceil_div(up, c);
   const int max_pods = spec.levels == 2 ? 1 : k;
   const long long full = 1LL * max_pods * leaves_per_pod * hosts_per_leaf;
   const int hosts = spec.hosts ? spec.hosts : static_cast<int>(full);
-  require(hosts <= full, std::to_string(hosts) + " hosts exceed the " + std::to_string(full) +
+  require(hosts <= full, "--hosts", std::to_string(hosts) + " hosts exceed the " + std::to_string(full) +
                              " of this " + std::to_string(spec.levels) + "-level tree");
   const int leaves = ceil_div(hosts, hosts_per_leaf);
   const int pods = ceil_div(leaves, leaves_per_pod);
 
-  require(spec.subnet >= 0 && spec.subnet <= 255, "subnet must be 0..255");
+  require(spec.subnet >= 0 && spec.subnet <= 255, "--subnet", "expected a subnet number 0..255");
   Builder b(gen, spec.width, spec.speed, spec.subnet);
   const std::string& sp = spec.switch_prefix;
   std::vector<int> leaf;
@@ -278,7 +282,7 @@ Fabric generate_fattree(const FatTreeSpec& spec) {
           first, first + std::min(leaves_per_pod, leaves - p * leaves_per_pod));
       wire_tier(b, pod_leaves, down + 1, up, agg[p]);
     }
-    const int group = fewest_uppers(pods, k / 2, k);
+    const int group = fewest_uppers(pods, k / 2, k, "--hosts");
     const int cores = uppers_per_pod * group;
     for (int j = 0; j < uppers_per_pod; ++j) {
       std::vector<int> core, aggs_j;
@@ -304,26 +308,26 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
   const int k = spec.radix;
   require_width(spec.width);
   const int ports = switch_ports_at(gen, spec.width);
-  require(k >= 2 && k <= ports,
-          "radix must be 2.." + std::to_string(ports) + " for " + gen.switch_part + " at " +
+  require(k >= 2 && k <= ports, "--radix",
+          "expected a radix of 2.." + std::to_string(ports) + " for " + gen.switch_part + " at " +
               std::to_string(spec.width) + "x" + (gen.splits && spec.width > 2 ? " (2x split ports: twice that)" : ""));
-  require(spec.scalable_units >= 1, "scalable_units must be at least 1");
-  require(spec.hosts_per_su >= 1 && 2 * spec.hosts_per_su <= k,
-          "hosts_per_su must be 1..radix/2 (a leaf needs as many uplinks as hosts)");
-  require(spec.rails >= 1 && spec.rails + spec.storage_switch <= kMaxHcasPerHost,
-          "rails (plus the storage HCA) must be 1..16");
-  require(spec.spines_per_rail >= 0, "spines_per_rail must not be negative");
+  require(spec.scalable_units >= 1, "--scalable-units", "expected at least 1 scalable unit");
+  require(spec.hosts_per_su >= 1 && 2 * spec.hosts_per_su <= k, "--hosts-per-su",
+          "expected 1..radix/2 hosts per SU (a leaf needs as many uplinks as hosts)");
+  require(spec.rails >= 1 && spec.rails + spec.storage_switch <= kMaxHcasPerHost, "--rails",
+          "expected 1..16 rails (plus the storage HCA)");
+  require(spec.spines_per_rail >= 0, "--spines-per-rail", "expected 0 or more spines per rail");
 
   const int sus = spec.scalable_units;
   const int per_su = spec.hosts_per_su;
   const int hosts = sus * per_su;
   const int up = per_su;
-  const int spines = spec.spines_per_rail ? spec.spines_per_rail : fewest_uppers(sus, up, k);
-  require(ceil_div(up, spines) * sus <= k, std::to_string(spines) +
+  const int spines = spec.spines_per_rail ? spec.spines_per_rail : fewest_uppers(sus, up, k, "--scalable-units");
+  require(ceil_div(up, spines) * sus <= k, "--spines-per-rail", std::to_string(spines) +
                                                " spines per rail have too few ports for " +
                                                std::to_string(sus) + " SUs");
 
-  require(spec.subnet >= 0 && spec.subnet <= 255, "subnet must be 0..255");
+  require(spec.subnet >= 0 && spec.subnet <= 255, "--subnet", "expected a subnet number 0..255");
   Builder b(gen, spec.width, spec.speed, spec.subnet);
   std::vector<std::vector<int>> rail_leaves(spec.rails);  // [rail][su]
   for (int s = 0; s < sus; ++s)
@@ -342,7 +346,7 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
   const int stor_per_leaf = k / 2;
   if (spec.storage_switch) {
     const int leaves = ceil_div(hosts, stor_per_leaf);
-    const int stor_spines = fewest_uppers(leaves, stor_per_leaf, k);
+    const int stor_spines = fewest_uppers(leaves, stor_per_leaf, k, "--storage");
     for (int l = 0; l < leaves; ++l)
       stor_leaf.push_back(b.add_switch(numbered("stor-leaf", l + 1, leaves, 2)));
     std::vector<int> stor_spine;
@@ -364,9 +368,9 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec) {
 }
 
 std::vector<Fabric> split_rail_planes(const Fabric& fabric, const RailOptimizedSpec& spec, int planes) {
-  require(planes >= 1 && spec.rails % planes == 0,
+  require(planes >= 1 && spec.rails % planes == 0, "--planes",
           std::to_string(spec.rails) + " rails do not divide into " + std::to_string(planes) + " planes");
-  require(!spec.storage_switch || planes == 1, "a storage tier belongs to no rail plane (leave out --storage)");
+  require(!spec.storage_switch || planes == 1, "--planes", "a storage tier belongs to no rail plane (leave out --storage)");
   // Rail r's switches are su<s>-rail<r> and rail<r>-spineNN, its HCAs "<host> mlx5_<r>"; a SHARP
   // node belongs to its switch's plane.
   auto rail_of_name = [](const std::string& d, const std::string& key) -> int {

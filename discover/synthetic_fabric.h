@@ -76,17 +76,18 @@ struct RailOptimizedSpec {  // DGX SuperPOD style
   int subnet = 0;  // 0..255: GUIDs of another subnet, to give several together
 };
 
-// Both throw std::invalid_argument when the spec cannot be built (names the reason).
 // The speeds the generators have a switch and HCA model for ("EDR", "HDR", "NDR"), for the CLI's
 // --speed check: a speed it accepts is one the generators build.
 std::vector<std::string> synthetic_speeds();
 
+// Both throw InputError when the spec cannot be built, naming the `slurmtopo generate` option
+// that sets the field at fault ("--hosts: 3000 hosts exceed the 2048 of this 2-level tree").
 Fabric generate_fattree(const FatTreeSpec& spec);
 Fabric generate_rail_optimized(const RailOptimizedSpec& spec);
 
 // Rail planes as separate subnets (one SM per rail, the same hosts on every plane): the
 // rail-optimized fabric cut into `planes` fabrics of rails/planes consecutive rails each, every
-// one named "<name>-plane<k>" (k from 1). Throws std::invalid_argument when rails do not divide
+// one named "<name>-plane<k>" (k from 1). Throws InputError("--planes") when rails do not divide
 // into planes or a storage tier would belong to none. `fabric` is what generate_rail_optimized
 // (and apply_faults) made of `spec`.
 std::vector<Fabric> split_rail_planes(const Fabric& fabric, const RailOptimizedSpec& spec, int planes);

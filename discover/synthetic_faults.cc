@@ -15,8 +15,13 @@
 namespace slurmtopo {
 namespace {
 
+// A fault that does not fit the fabric; apply_faults names the option that asked for it.
+struct FaultError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 void require(bool ok, const std::string& why) {
-  if (!ok) throw std::invalid_argument("synthetic fabric: " + why);
+  if (!ok) throw FaultError(why);
 }
 
 }  // namespace
@@ -59,7 +64,7 @@ Link& find_cable(Fabric& f, const std::string& a, const std::string& b) {
     if ((contains(as, l.a.guid) && contains(bs, l.b.guid)) ||
         (contains(bs, l.a.guid) && contains(as, l.b.guid)))
       return l;
-  throw std::invalid_argument("synthetic fabric: no cable between '" + a + "' and '" + b + "'");
+  throw FaultError("no cable between '" + a + "' and '" + b + "'");
 }
 
 const FabricNode* switch_named(const Fabric& f, const std::string& name) {
@@ -95,7 +100,7 @@ const FabricNode& next_leaf(const Fabric& f, const FabricNode& leaf) {
   };
   for (const auto& candidate : {with(std::stoll(name.substr(begin, width)) + 1), with(1)})
     if (const FabricNode* n = switch_named(f, candidate); n && n->guid != leaf.guid) return *n;
-  throw std::invalid_argument("synthetic fabric: no leaf follows '" + name + "'");
+  throw FaultError("no leaf follows '" + name + "'");
 }
 
 LinkEnd& end_at(Link& l, uint64_t guid) { return l.a.guid == guid ? l.a : l.b; }
@@ -152,7 +157,7 @@ void cross_rails(Fabric& f, const CrossedRails& x) {
     require(false, "'" + description + "' has no cable");
     return {nullptr, 0};
   };
-  require(x.rail_j != x.rail_k, "--cross-rails needs two different rails");
+  require(x.rail_j != x.rail_k, "expected two different rails");
   auto [lj, hj] = cable_of(x.rail_j);
   auto [lk, hk] = cable_of(x.rail_k);
   std::swap(far_end(*lj, hj), far_end(*lk, hk));
@@ -174,33 +179,48 @@ void drop_uncabled(Fabric& f, std::vector<uint64_t> candidates) {
 }  // namespace
 
 void apply_faults(Fabric& fabric, const Faults& faults) {
-  for (const auto& [host, rail] : faults.miscable_rail) miscable_rail(fabric, host, rail);
+  auto as_option = [](const char* option, auto&& apply) {
+    try {
+      apply();
+    } catch (const FaultError& e) {
+      throw InputError(option, 0, e.what());
+    }
+  };
+  as_option("miscable_rail", [&] {
+    for (const auto& [host, rail] : faults.miscable_rail) miscable_rail(fabric, host, rail);
+  });
+  as_option("--cross-rails", [&] {
+    for (const auto& x : faults.cross_rails) cross_rails(fabric, x);
+  });
   // Back in link order, so "the first cable between" below means the lowest port.
-  for (const auto& x : faults.cross_rails) cross_rails(fabric, x);
   if (!faults.miscable_rail.empty() || !faults.cross_rails.empty()) normalize(fabric);
 
   std::vector<uint64_t> touched;
-  for (const auto& [a, b] : faults.remove_cables) {
-    Link& cable = find_cable(fabric, a, b);
-    touched.insert(touched.end(), {cable.a.guid, cable.b.guid});
-    fabric.links.erase(fabric.links.begin() + (&cable - fabric.links.data()));
-  }
-
-  for (const auto& d : faults.degrade_cables) {
-    Link& cable = find_cable(fabric, d.a, d.b);
-    if (d.width) cable.width = d.width;
-    if (d.speed != LinkSpeed::Unknown) cable.speed = d.speed;
-  }
-
-  for (const auto& host : faults.unnamed_hosts) {
-    bool found = false;
-    for (auto& n : fabric.nodes)
-      if (is_host_hca(n) && names(n, host)) {
-        n.description = synthetic_factory_description(n.device_id);
-        found = true;
-      }
-    require(found, "no host named '" + host + "'");
-  }
+  as_option("--remove-cable", [&] {
+    for (const auto& [a, b] : faults.remove_cables) {
+      Link& cable = find_cable(fabric, a, b);
+      touched.insert(touched.end(), {cable.a.guid, cable.b.guid});
+      fabric.links.erase(fabric.links.begin() + (&cable - fabric.links.data()));
+    }
+  });
+  as_option("--degrade-cable", [&] {
+    for (const auto& d : faults.degrade_cables) {
+      Link& cable = find_cable(fabric, d.a, d.b);
+      if (d.width) cable.width = d.width;
+      if (d.speed != LinkSpeed::Unknown) cable.speed = d.speed;
+    }
+  });
+  as_option("unnamed_hosts", [&] {
+    for (const auto& host : faults.unnamed_hosts) {
+      bool found = false;
+      for (auto& n : fabric.nodes)
+        if (is_host_hca(n) && names(n, host)) {
+          n.description = synthetic_factory_description(n.device_id);
+          found = true;
+        }
+      require(found, "no host named '" + host + "'");
+    }
+  });
 
   drop_uncabled(fabric, std::move(touched));
   normalize(fabric);

@@ -39,7 +39,9 @@ struct Faults {
   std::vector<CrossedRails> cross_rails = {};
 };
 
-// Throws std::invalid_argument on an unknown name or when the named nodes share no cable.
+// Throws InputError on an unknown name or when the named nodes share no cable, naming the
+// `slurmtopo generate` option that asked for the fault ("--remove-cable") or, for the faults no
+// option sets, the Faults field ("miscable_rail").
 void apply_faults(Fabric& fabric, const Faults& faults);
 
 // Faults as the generator's options give them: "A,B" (--remove-cable) and

@@ -4,15 +4,11 @@
 #include <cstdio>
 #include <sys/wait.h>
 
+#include "base/shell_quote.h"
+
 namespace slurmtopo {
 
 namespace {
-
-std::string quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 class Scontrol final : public SlurmControl {
  public:
@@ -46,7 +42,7 @@ class Scontrol final : public SlurmControl {
  private:
   // Exit status of scontrol ARGS (stdout and stderr in `out`); -1 if it could not run.
   int run(const std::string& args, std::string& out) const {
-    std::string cmd = (conf_.empty() ? std::string() : "SLURM_CONF=" + quoted(conf_) + " ") + "timeout " +
+    std::string cmd = (conf_.empty() ? std::string() : "SLURM_CONF=" + shell_quote(conf_) + " ") + "timeout " +
                       std::to_string(timeout_) + " scontrol " + args + " 2>&1";
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return -1;

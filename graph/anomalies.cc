@@ -210,7 +210,7 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
                                                       : (peers.size() > 1 ? most_common(peers) : 0);
     if (expected > 0 && s.uplinks != expected)
       c.anomalies.push_back({K::MissingUplinks, s.name,
-                             std::to_string(s.uplinks) + " uplinks, expected " + std::to_string(expected) +
+                             counted(s.uplinks, "uplink", "uplinks") + ", expected " + std::to_string(expected) +
                                  short_uplinks(c, switch_of, s)});
   }
 

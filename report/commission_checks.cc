@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "base/text.h"
 #include "report/commission.h"
 
 namespace slurmtopo {
@@ -82,7 +83,7 @@ void decide_checks(CommissionReport& r) {
     Check c{f.check, "the generated " + f.name + " passes " + f.checked_by + "'s checks", "", Verdict::Pass,
             static_cast<int>(f.errors.size() + f.warnings.size())};
     c.verdict = !f.errors.empty() ? Verdict::Fail : !f.warnings.empty() ? Verdict::Warn : Verdict::Pass;
-    c.found = std::to_string(f.errors.size()) + " errors, " + std::to_string(f.warnings.size()) + " warnings";
+    c.found = counted(f.errors.size(), "error", "errors") + ", " + counted(f.warnings.size(), "warning", "warnings");
     r.checks.push_back(std::move(c));
   }
   if (!r.topology_in_service.empty()) {

@@ -17,6 +17,7 @@
 
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/placement_costs.h"
+#include "simulate/collective/node_profile.h"
 #include "simulate/collective/prediction.h"
 #include "simulate/network/fabric_model.h"
 #include "simulate/scheduler/slurm_nodes.h"
@@ -26,16 +27,6 @@
 namespace slurmtopo {
 
 namespace {
-
-// hwloc does not know a NIC's speed: the fabric's cable from the host's first HCA says it.
-LinkSpeed nic_speed(const Cluster& c, const std::string& host) {
-  const int h = c.host_index(host);
-  if (h < 0 || c.hosts[h].hcas.empty()) return LinkSpeed::Unknown;
-  const Hca& hca = c.hcas[c.hosts[h].hcas.front()];
-  for (const Link& l : c.fabrics[hca.fabric].links)
-    if (l.a.guid == hca.guid || l.b.guid == hca.guid) return l.speed;
-  return LinkSpeed::Unknown;
-}
 
 std::vector<double> chart_sizes() {
   std::vector<double> s;
@@ -129,21 +120,14 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   if (!profile_name.empty()) {
     profile = load_profile(profile_name);
   } else {
-    const NodeInventory& first = nodes->nodes[nodes->classes.front().representative];
     try {
-      profile = profile_for_node(first, nic_speed(c, first.hostname));
+      NodeProfile from_nodes = profile_from_nodes(*nodes, *join, c);
+      profile = std::move(from_nodes.profile);
+      gpu_nics = std::move(from_nodes.gpu_nics);
+      perf.warnings.insert(perf.warnings.end(), from_nodes.warnings.begin(), from_nodes.warnings.end());
     } catch (const InputError& e) {
       perf.warnings.push_back(std::string("no prediction: ") + e.what());
       return perf;
-    }
-    if (nodes->classes.size() > 1)
-      perf.warnings.push_back("the hosts differ in hardware (" + std::to_string(nodes->classes.size()) +
-                              " node classes); every host is simulated as " + first.hostname);
-    for (const HostJoin& hj : join->hosts) {
-      gpu_nics.hosts.push_back(nodes->nodes[hj.node].hostname);
-      std::vector<int> per_gpu;
-      for (const GpuPath& g : hj.gpus) per_gpu.push_back(g.hca);
-      gpu_nics.gpu_hca.push_back(std::move(per_gpu));
     }
     options.gpu_nics = &gpu_nics;
   }

@@ -9,6 +9,7 @@
 #include "base/text.h"
 #include "base/json_fields.h"
 #include "base/version.h"
+#include "report/anomaly_summary.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -87,6 +88,12 @@ std::string inspect_text(const Cluster& c) {
     if (n.routers) out << ", " << n.routers << " routers";
     out << ", " << counted(f.links.size(), "cable", "cables") << "\n";
   }
+  // Said outright: joined planes are one cluster to Slurm (one root), unlike separate fabrics.
+  for (const auto& plane : c.planes) {
+    out << "rail planes joined (the same hosts on each, one cluster):";
+    for (size_t i = 0; i < plane.size(); ++i) out << (i ? " + " : " ") << c.fabrics[plane[i]].name;
+    out << "\n";
+  }
   out << "switches by level:";
   for (auto [level, n] : switches_per_level(c))
     out << "  " << (level == 0 ? std::string("off-path") : level == 1 ? std::string("leaf") : "L" + std::to_string(level))
@@ -101,11 +108,11 @@ std::string inspect_text(const Cluster& c) {
   for (const auto& h : c.hosts) grouped += h.group >= 0;
   if (!c.name_map.source.empty())
     out << "name map " << c.name_map.source << ": " << counted(c.name_map.entries, "entry", "entries") << ", "
-        << c.name_map.matched << " in the fabric, " << c.name_map.unknown() << " unknown GUIDs"
+        << c.name_map.matched << " in the fabric, " << counted(c.name_map.unknown(), "unknown GUID", "unknown GUIDs")
         << (c.name_map.matched == 0 && c.name_map.entries > 0 ? " (matches nothing: a map of another fabric?)" : "")
         << "\n";
-  out << "hosts: " << grouped << " in " << c.groups.size() << " groups; " << unresolved_count(c)
-      << " HCAs unresolved\n";
+  out << "hosts: " << grouped << " in " << counted(c.groups.size(), "group", "groups") << "; "
+      << counted(unresolved_count(c), "HCA", "HCAs") << " unresolved\n";
   if (c.rails.size() > 1) {
     out << "rails (by position in the unit):\n";
     for (const auto& [rail, leaves] : rail_leaves(c)) {
@@ -124,12 +131,7 @@ std::string inspect_text(const Cluster& c) {
     if (g.leaves.size() > 1) out << " over " << g.leaves.size() << " leaves";
     out << "\n";
   }
-  std::map<Anomaly::Kind, int> kinds;
-  for (const auto& a : c.anomalies) ++kinds[a.kind];
-  out << "anomalies: " << c.anomalies.size();
-  for (auto [k, n] : kinds) out << "  " << to_string(k) << " " << n;
-  out << "\n";
-  for (const auto& a : c.anomalies) out << "  " << to_string(a.kind) << "  " << a.subject << ": " << a.detail << "\n";
+  write_anomaly_summary(out, "anomalies", c.anomalies);
   return out.str();
 }
 
@@ -143,6 +145,12 @@ std::string inspect_json(const Cluster& c) {
     j["fabrics"].push_back({{"name", f.name}, {"source", f.source}, {"switches", n.switches},
                             {"cas", n.cas}, {"aggregation_nodes", n.aggregation}, {"routers", n.routers},
                             {"cables", f.links.size()}, {"partial", f.partial}});
+  }
+  j["planes"] = json::array();  // fabric names, per set of fabrics joined as rail planes
+  for (const auto& plane : c.planes) {
+    json names = json::array();
+    for (int f : plane) names.push_back(c.fabrics[f].name);
+    j["planes"].push_back(std::move(names));
   }
   json levels = json::object();
   for (auto [level, n] : switches_per_level(c)) levels[std::to_string(level)] = n;

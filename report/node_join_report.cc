@@ -6,6 +6,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "report/anomaly_summary.h"
+#include "report/inspect.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -82,12 +84,7 @@ std::string node_join_text(const NodeSet& nodes, const NodeJoin& join) {
       print(r);
     }
   }
-  std::map<NodeAnomaly::Kind, int> kinds;
-  for (const auto& a : join.anomalies) ++kinds[a.kind];
-  out << "node anomalies: " << join.anomalies.size();
-  for (auto [k, n] : kinds) out << "  " << to_string(k) << " " << n;
-  out << "\n";
-  for (const auto& a : join.anomalies) out << "  " << to_string(a.kind) << "  " << a.subject << ": " << a.detail << "\n";
+  write_anomaly_summary(out, "node anomalies", join.anomalies);
   for (const auto& w : nodes.warnings) out << "  warning: " << w << "\n";
   return out.str();
 }
@@ -117,6 +114,12 @@ std::string inspect_json_with_nodes(const std::string& inspect_json, const NodeS
   n["warnings"] = nodes.warnings;
   j["nodes"] = n;
   return j.dump(1) + "\n";
+}
+
+std::string inspect_report(const Cluster& cluster, const NodeSet* nodes, bool json) {
+  if (!nodes) return json ? inspect_json(cluster) : inspect_text(cluster);
+  const NodeJoin join = join_nodes(*nodes, &cluster);
+  return json ? inspect_json_with_nodes(inspect_json(cluster), *nodes, join) : inspect_text(cluster) + node_join_text(*nodes, join);
 }
 
 }  // namespace slurmtopo

@@ -17,4 +17,8 @@ std::string node_join_text(const NodeSet& nodes, const NodeJoin& join);
 // its NIC, path class, rail and leaves, and the node anomalies. Deterministic bytes.
 std::string inspect_json_with_nodes(const std::string& inspect_json, const NodeSet& nodes, const NodeJoin& join);
 
+// All of `slurmtopo inspect`: the cluster (inspect_text / inspect_json) and, when `nodes` is
+// given, its join to the cluster (node_join_text / the "nodes" member).
+std::string inspect_report(const Cluster& cluster, const NodeSet* nodes, bool json);
+
 }  // namespace slurmtopo

@@ -2,6 +2,11 @@
 
 #include <cstdio>
 #include <iostream>
+#include <optional>
+
+#include "base/text.h"
+#include "report/inspect.h"
+#include "simulate/network/forwarding_tables.h"
 
 namespace slurmtopo {
 
@@ -30,6 +35,28 @@ std::string partial_sweep_text(const Fabric& fabric) {
                     " problem" + (fabric.partial.size() == 1 ? "" : "s") + ":\n";
   for (const auto& p : fabric.partial) out += "  " + p + "\n";
   return out + "nothing saved; run again, or accept what was found with --allow-partial\n";
+}
+
+FabricSweep sweep_fabric(const FabricSweepRequest& r, const std::shared_ptr<LiveProgress>& progress,
+                         const std::function<void()>& tick) {
+  LiveOptions live = r.live;
+  live.routes = live.routes && r.routes_file.empty();
+  std::optional<ForwardingTables> dumped;
+  if (!r.routes_file.empty()) dumped = read_forwarding_tables_file(r.routes_file);
+  Fabric fabric = discover_live_fabric(live, progress, tick);
+  if (!r.name.empty()) fabric.name = r.name;
+  FabricSweep out;
+  if (dumped) {
+    size_t left_out = 0;
+    fabric.routes = tables_for_fabric(std::move(*dumped), r.routes_file, fabric, left_out);
+    if (left_out)
+      out.warnings.push_back(r.routes_file + ": " + counted(left_out, "table is", "tables are") +
+                             " for switches the sweep did not find; left out");
+  }
+  if (!fabric.partial.empty()) out.partial = partial_sweep_text(fabric);
+  out.cluster = build_cluster({fabric}, load_cluster_options(r.inputs));
+  out.output = r.json ? inspect_json(out.cluster) : inspect_text(out.cluster);
+  return out;
 }
 
 }  // namespace slurmtopo

@@ -3,11 +3,15 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "discover/fabric.h"
 #include "discover/live_fabric.h"
+#include "graph/cluster.h"
+#include "graph/cluster_inputs.h"
 
 namespace slurmtopo {
 
@@ -30,5 +34,27 @@ class SweepProgressLine {
 
 // The problems of a partial sweep and what to do, for stderr.
 std::string partial_sweep_text(const Fabric& fabric);
+
+// `slurmtopo discover fabric` once its options are read.
+struct FabricSweepRequest {
+  LiveOptions live;         // live.routes: read every switch's table by SMP
+  ClusterInputs inputs;     // --node-name-map, --config (no --fabric: the sweep is the fabric)
+  std::string routes_file;  // dump_fts / ibroute output to take the tables from instead
+  std::string name;         // the fabric's label; "" keeps the sweep's (CA and port)
+  bool json = false;
+};
+
+struct FabricSweep {
+  Cluster cluster;
+  std::string output;                 // what inspect prints of it, text or JSON
+  std::vector<std::string> warnings;  // for stderr
+  std::string partial;                // partial_sweep_text when the sweep missed something, else ""
+};
+
+// Sweeps, takes the tables, builds the cluster and says what it sees. A routes file is read
+// (and refused when bad) before the sweep, which can take minutes; its tables for switches the
+// sweep did not find are left out with a warning. `tick` runs while the sweep runs.
+FabricSweep sweep_fabric(const FabricSweepRequest& request, const std::shared_ptr<LiveProgress>& progress,
+                         const std::function<void()>& tick);
 
 }  // namespace slurmtopo

@@ -38,11 +38,7 @@ BlockTopology parse_block_topology(std::string_view text, const std::string& fil
         block.name = value;
       } else if (key == "nodes") {
         has_nodes = true;
-        try {
-          block.nodes = expand_hostlist(value);
-        } catch (const std::invalid_argument& err) {
-          throw InputError(file, number, "unparsable hostlist: " + std::string(err.what()));
-        }
+        block.nodes = expand_hostlist_at(value, file, number, "unparsable hostlist");
       } else if (key == "blocksizes") {
         out.block_sizes_line = number;
         size_t start = 0;

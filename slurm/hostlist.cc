@@ -424,11 +424,12 @@ bool natural_less(std::string_view a, std::string_view b) {
   return c != 0 ? c < 0 : a < b;
 }
 
-std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::string& where, int line) {
+std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::string& where, int line,
+                                            const std::string& context) {
   try {
     return expand_hostlist(expr);
   } catch (const std::invalid_argument& e) {
-    throw InputError(where, line, e.what());
+    throw InputError(where, line, context.empty() ? std::string(e.what()) : context + ": " + e.what());
   }
 }
 

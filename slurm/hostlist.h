@@ -12,8 +12,10 @@ namespace slurmtopo {
 std::vector<std::string> expand_hostlist(std::string_view expr);
 
 // expand_hostlist for a value the user gave: the problem as InputError(where, line, ...),
-// `where` being the file or the option it came from.
-std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::string& where, int line = 0);
+// `where` being the file or the option it came from, after `context` ("expected
+// `NodeName=<hostlist>`") when one is given.
+std::vector<std::string> expand_hostlist_at(std::string_view expr, const std::string& where, int line = 0,
+                                            const std::string& context = "");
 
 // Compresses as `scontrol show hostlist` does (sorted, duplicates removed).
 std::string compress_hostlist(std::vector<std::string> names);

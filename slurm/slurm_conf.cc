@@ -81,11 +81,7 @@ class Loader {
       throw InputError(file, number, "expected `NodeName=<hostlist>`");
     if (iequals(value, "DEFAULT")) return;
     SlurmNodeLine node{file, number, {}, std::string(text)};
-    try {
-      node.names = expand_hostlist(value);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(file, number, std::string("expected `NodeName=<hostlist>`: ") + e.what());
-    }
+    node.names = expand_hostlist_at(value, file, number, "expected `NodeName=<hostlist>`");
     for (const std::string& name : node.names)
       if (!valid_slurm_node_name(name))
         throw InputError(file, number,

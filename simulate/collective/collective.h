@@ -1,6 +1,7 @@
 // simulate/collective/: what a placement costs an NCCL collective.
 //   hardware_profile.h  GPUs, NVLink, PCIe, NICs, NCCL's constants (profiles/*.yaml, compiled in)
 //   placement.h         hosts in rank order resolved to the HCA each rail's channels use
+//   node_profile.h      the hardware profile and GPU → HCA layout made from node descriptions
 //   contention.h        the flows of each algorithm on NVLink, PCIe, NICs and cables, shared
 //   nccl_model.h        NCCL's latency/bandwidth model per algorithm and protocol
 //   prediction.h        predict(): per size the algorithm, time, algbw, busbw, what limits it
@@ -16,6 +17,7 @@
 #include "simulate/collective/node_stage.h"
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/nccl_model.h"
+#include "simulate/collective/node_profile.h"
 #include "simulate/collective/placement.h"
 #include "simulate/collective/placement_costs.h"
 #include "simulate/collective/prediction.h"

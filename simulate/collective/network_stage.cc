@@ -11,22 +11,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Adaptive routing: a link on several of a flow's paths becomes one use of summed share.
-void merge_repeats(Flow& f) {
-  std::vector<std::pair<int, double>> uses;
-  for (size_t i = 0; i < f.resources.size(); ++i) uses.push_back({f.resources[i], f.weights[i]});
-  std::sort(uses.begin(), uses.end());
-  f.resources.clear();
-  f.weights.clear();
-  for (const auto& [r, w] : uses) {
-    if (!f.resources.empty() && f.resources.back() == r) {
-      f.weights.back() += w;
-    } else {
-      f.resources.push_back(r);
-      f.weights.push_back(w);
-    }
-  }
-}
 
 // Coflow rounds: after the first sharing every job's flows are capped at its slowest
 // channel's rate and shared again; two rounds settle what the caps hand back.
@@ -108,7 +92,7 @@ void NetworkStage::send(int a, int b, int rail, double count, int job) {
       f.resources.push_back(local);
       if (split) f.weights.push_back(ps.share);
     }
-  if (split) merge_repeats(f);
+  if (split) merge_repeated_resources(f);  // adaptive: a link on several paths
   p_.flows.push_back(std::move(f));
   p_.count.push_back(count);
   if (jobs_.size() > 1 || job > 0) {

@@ -6,6 +6,7 @@
 #include "base/input_error.h"
 #include "discover/node_set.h"
 #include "graph/node_join.h"
+#include "simulate/collective/node_profile.h"
 #include "simulate/network/fabric_model.h"
 #include "simulate/network/forwarding_tables.h"
 
@@ -13,43 +14,13 @@ namespace slurmtopo {
 
 namespace {
 
-// The speed the fabric shows for a host's first HCA cable: hwloc does not know the NIC speed,
-// so a profile made from node exports takes it from the fabric.
-LinkSpeed fabric_nic_speed(const Cluster& cluster, const std::string& host) {
-  const int h = cluster.host_index(host);
-  if (h < 0 || cluster.hosts[h].hcas.empty()) return LinkSpeed::Unknown;
-  const Hca& hca = cluster.hcas[cluster.hosts[h].hcas.front()];
-  for (const Link& l : cluster.fabrics[hca.fabric].links)
-    if (l.a.guid == hca.guid || l.b.guid == hca.guid) return l.speed;
-  return LinkSpeed::Unknown;
-}
-
-// From node exports: the profile of the first host's hardware, and every host's GPU → HCA
-// layout (which NIC each GPU's channels use).
-struct NodeData {
-  HardwareProfile profile;
-  GpuNics gpu_nics;
-  std::vector<std::string> warnings;
-};
-
-NodeData node_data(const std::string& nodes_dir, const Cluster& cluster, const std::vector<std::string>& hosts) {
+// From node exports: the profile of the hosts' hardware and each one's GPU → HCA layout.
+NodeProfile node_data(const std::string& nodes_dir, const Cluster& cluster, const std::vector<std::string>& hosts) {
   NodeSources sources;
   sources.nodes_dir = nodes_dir;
   sources.expected_hosts = hosts;
   const NodeSet set = load_node_set(sources);
-  NodeData d;
-  d.profile = profile_for_node(set.nodes.front(), fabric_nic_speed(cluster, set.nodes.front().hostname));
-  if (set.classes.size() > 1)
-    d.warnings.push_back("the hosts differ in hardware (" + std::to_string(set.classes.size()) +
-                         " node classes); simulating them all as " + set.nodes.front().hostname);
-  const NodeJoin join = join_nodes(set, &cluster);
-  for (const HostJoin& hj : join.hosts) {
-    d.gpu_nics.hosts.push_back(set.nodes[hj.node].hostname);
-    std::vector<int> per_gpu;
-    for (const GpuPath& g : hj.gpus) per_gpu.push_back(g.hca);
-    d.gpu_nics.gpu_hca.push_back(std::move(per_gpu));
-  }
-  return d;
+  return profile_from_nodes(set, join_nodes(set, &cluster), cluster);
 }
 
 }  // namespace
@@ -73,7 +44,7 @@ SimulationResult run_simulation(const SimulationRequest& r) {
     options.busy_jobs = read_busy_jobs(r.busy_jobs);
     options.busy_source = r.busy_jobs;
   }
-  NodeData nodes;
+  NodeProfile nodes;
   if (!r.profile.empty()) {
     out.profile = load_profile(r.profile);
   } else {

@@ -88,23 +88,13 @@ FabricResources make_fabric_resources(const Cluster& cluster, double efficiency)
 
 void add_path_resources(const FabricResources& fabric, const std::vector<PathShare>& paths,
                         Flow& flow, int base) {
-  std::vector<std::pair<int, double>> uses;
-  for (size_t i = 0; i < flow.resources.size(); ++i)
-    uses.push_back({flow.resources[i], i < flow.weights.size() ? flow.weights[i] : 1.0});
+  flow.weights.resize(flow.resources.size(), 1.0);  // empty weights meant 1.0 each
   for (const PathShare& p : paths)
-    for (const DirectedLink& d : p.links) uses.push_back({base + fabric.index(d), p.share});
-  std::sort(uses.begin(), uses.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  flow.resources.clear();
-  flow.weights.clear();
-  for (const auto& [r, w] : uses) {
-    if (!flow.resources.empty() && flow.resources.back() == r) {
-      flow.weights.back() += w;
-    } else {
-      flow.resources.push_back(r);
-      flow.weights.push_back(w);
+    for (const DirectedLink& d : p.links) {
+      flow.resources.push_back(base + fabric.index(d));
+      flow.weights.push_back(p.share);
     }
-  }
+  merge_repeated_resources(flow);
 }
 
 }  // namespace slurmtopo

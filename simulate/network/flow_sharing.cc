@@ -78,6 +78,24 @@ class FillHeap {
 
 }  // namespace
 
+void merge_repeated_resources(Flow& flow) {
+  std::vector<std::pair<int, double>> uses;
+  uses.reserve(flow.resources.size());
+  for (size_t i = 0; i < flow.resources.size(); ++i)
+    uses.push_back({flow.resources[i], i < flow.weights.size() ? flow.weights[i] : 1.0});
+  std::sort(uses.begin(), uses.end());
+  flow.resources.clear();
+  flow.weights.clear();
+  for (const auto& [r, w] : uses) {
+    if (!flow.resources.empty() && flow.resources.back() == r) {
+      flow.weights.back() += w;
+    } else {
+      flow.resources.push_back(r);
+      flow.weights.push_back(w);
+    }
+  }
+}
+
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows) {
   const int R = static_cast<int>(resources.size());
   const int F = static_cast<int>(flows.size());

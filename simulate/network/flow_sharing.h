@@ -23,6 +23,11 @@ struct Flow {
   double demand = 1e300;         // GB/s cap (e.g. a GPU's copy-engine limit); default unbounded
 };
 
+// A resource the flow lists more than once (a link on several of its adaptive or ftree paths)
+// becomes one crossing of summed weight, resources in increasing order, as max_min_fair wants
+// them ("each crossed once"); empty weights count 1.0 each.
+void merge_repeated_resources(Flow& flow);
+
 struct Sharing {
   std::vector<double> rate;          // GB/s per flow
   std::vector<double> load;          // GB/s per resource

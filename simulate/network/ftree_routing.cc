@@ -1,5 +1,7 @@
 // OpenSM's fat-tree routing (osm_ucast_ftree.c), replayed to forwarding tables and walked the
-// way Lft routing walks real ones.
+// way Lft routing walks real ones. One file, past 400 lines, because the replay follows
+// OpenSM's own order (ranking, indexing, then up and down routes per destination) and is
+// checked against it step by step; cut apart, the order it must keep would be nowhere.
 //
 // What is replayed, as OpenSM 3.3 does it:
 //   - Up/down: a cable to a switch one level up (Cluster levels, leaf = 1) is an up port, one

@@ -10,7 +10,7 @@
 namespace slurmtopo {
 namespace {
 
-class TableRouting final : public Routing {
+class TableRouting final : public SinglePathRouting {
  public:
   TableRouting(std::shared_ptr<const FabricIndex> index, ForwardingTables tables, RoutingKind kind)
       : index_(std::move(index)), tables_(std::move(tables)), kind_(kind) {
@@ -36,21 +36,12 @@ class TableRouting final : public Routing {
 
   RoutingKind kind() const override { return kind_; }
 
-  std::vector<PathShare> route(int src, int dst) const override {
-    std::vector<PathShare> out;
-    route_into(src, dst, out);
-    return out;
-  }
-
   void route_into(int src, int dst, std::vector<PathShare>& out) const override {
-    out.resize(1);
+    const auto [from, to] = start_single_path(*index_, src, dst, out);
+    if (!from) return;
+    const HcaAttachment& a = *from;
+    const HcaAttachment& b = *to;
     PathShare& path = out.front();
-    path.share = 1.0;
-    path.links.clear();
-    if (src == dst) return;
-    const HcaAttachment& a = index_->hca(src);
-    const HcaAttachment& b = index_->hca(dst);
-    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return out.clear();
     path.links.push_back(a.up);
     const int max_hops = static_cast<int>(table_of_.size()) + 1;
     int sw = a.leaf;

@@ -22,27 +22,18 @@
 namespace slurmtopo {
 namespace {
 
-class MinHopRouting final : public Routing {
+class MinHopRouting final : public SinglePathRouting {
  public:
   explicit MinHopRouting(std::shared_ptr<const FabricIndex> index) : index_(std::move(index)) {}
 
   RoutingKind kind() const override { return RoutingKind::MinHop; }
 
-  std::vector<PathShare> route(int src, int dst) const override {
-    std::vector<PathShare> out;
-    route_into(src, dst, out);
-    return out;
-  }
-
   void route_into(int src, int dst, std::vector<PathShare>& out) const override {
-    out.resize(1);
+    const auto [from, to] = start_single_path(*index_, src, dst, out);
+    if (!from) return;
+    const HcaAttachment& a = *from;
+    const HcaAttachment& b = *to;
     PathShare& path = out.front();
-    path.share = 1.0;
-    path.links.clear();
-    if (src == dst) return;
-    const HcaAttachment& a = index_->hca(src);
-    const HcaAttachment& b = index_->hca(dst);
-    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return out.clear();
     const RouteTarget& target = index_->target(b.leaf);
     const uint16_t hops = target.dist[a.leaf];
     if (hops == FabricIndex::kUnreachable) return out.clear();

@@ -8,6 +8,12 @@
 
 namespace slurmtopo {
 
+std::vector<PathShare> SinglePathRouting::route(int src, int dst) const {
+  std::vector<PathShare> out;
+  route_into(src, dst, out);
+  return out;
+}
+
 RoutingKind parse_routing_kind(const std::string& name) {
   std::string n = name;
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });

@@ -172,7 +172,9 @@ void build_switches(SlurmSelect::Model& m, const ParsedTopology& topo) {
 }
 
 void build_blocks(SlurmSelect::Model& m, const BlockTopology& topo) {
-  if (m.version == SlurmVersion::V22_05) throw InputError(topo.file, 0, "topology/block needs Slurm 23.11 or later");
+  if (m.version == SlurmVersion::V22_05)  // the one SlurmVersion before topology/block
+    throw InputError(topo.file, 0, std::string(describe(TopologyForm::BlockConf)) + " needs Slurm " +
+                                       to_string(introduced_in(TopologyForm::BlockConf)) + " or later");
   if (topo.blocks.empty()) throw InputError(topo.file, 0, "no blocks configured");
   std::unordered_set<std::string> seen;
   m.block_levels = 0;

@@ -4,17 +4,12 @@
 #include <vector>
 
 #include "base/input_error.h"
+#include "base/shell_quote.h"
 #include "base/version.h"
 
 namespace slurmtopo {
 
 namespace {
-
-std::string shell_quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // For a double-quoted bash string: what bash would otherwise expand.
 std::string double_quote_safe(const std::string& s) {
@@ -56,17 +51,17 @@ std::string run_arguments(const WhatifArguments& o) {
   if (o.synthetic) opt("--synthetic", std::to_string(o.synthetic));
   a.insert(a.end(), {"--bf-max-job-test", std::to_string(o.max_job_test)});
   std::string out;
-  for (const auto& s : a) out += " " + shell_quoted(s);
+  for (const auto& s : a) out += " " + shell_quote(s);
   return out;
 }
 
 std::string script(const WhatifArguments& o, int shards, bool json, const std::string& exe) {
   const std::string n = std::to_string(shards);
-  const std::string shard_cmd = shell_quoted(exe) + " whatif" + run_arguments(o) + " --shard \"$SLURM_ARRAY_TASK_ID/" + n +
+  const std::string shard_cmd = shell_quote(exe) + " whatif" + run_arguments(o) + " --shard \"$SLURM_ARRAY_TASK_ID/" + n +
                                 "\" -o \"$out-shard-$SLURM_ARRAY_TASK_ID.json\"";
   std::string files;
   for (int i = 0; i < shards; ++i) files += " \"$out-shard-" + std::to_string(i) + ".json\"";
-  const std::string merge_cmd = shell_quoted(exe) + " whatif merge" + files + (json ? " --json" : "") +
+  const std::string merge_cmd = shell_quote(exe) + " whatif merge" + files + (json ? " --json" : "") +
                                 " -o \"$out." + (json ? "json" : "txt") + "\"";
   std::string s;
   s += "#!/bin/bash\n";

@@ -38,11 +38,18 @@ TEST_CASE("slurmtopo generate --format ibsim: NDR (ibsim 0.10 has none) and bad 
   Scratch s;
   const auto ndr = run("generate fattree --levels 2 --radix 8 --format ibsim -o " + s.path("ndr.net"));
   CHECK(ndr.code == 2);
+  CHECK(ndr.output.find("slurmtopo: --format: ibsim: ") != std::string::npos);
   CHECK(ndr.output.find("NDR, which ibsim 0.10 cannot emulate") != std::string::npos);
   CHECK_FALSE(s.exists("ndr.net"));
   CHECK(run("generate fattree --levels 2 --radix 8 --degrade-cable leaf001").code == 2);
   CHECK(run("generate fattree --levels 2 --radix 8 --degrade-cable leaf001,spine01,4xQQR").code == 2);
-  CHECK(run("generate fattree --levels 2 --radix 8 --remove-cable leaf001,nowhere").code == 2);
+  const auto nowhere = run("generate fattree --levels 2 --radix 8 --remove-cable leaf001,nowhere");
+  CHECK(nowhere.code == 2);
+  CHECK(nowhere.output.find("slurmtopo: --remove-cable: no switch or host named 'nowhere'") != std::string::npos);
+  // A spec the tree cannot hold names the option to change, not the command.
+  const auto hosts = run("generate fattree --levels 2 --radix 8 --hosts 100");
+  CHECK(hosts.code == 2);
+  CHECK(hosts.output.find("slurmtopo: --hosts: 100 hosts exceed the 32 of this 2-level tree") != std::string::npos);
   CHECK(run("generate fattree --levels 2 --radix 8 --format dot").code == 2);
 }
 
@@ -60,7 +67,7 @@ TEST_CASE("slurmtopo generate --speed: any case, and a speed the check accepts i
   CHECK_FALSE(s.exists("xdr.topo"));
 }
 
-TEST_CASE("slurmtopo generate railopt --planes: one dump and one ibsim net file per plane") {
+TEST_CASE("slurmtopo generate railopt --planes: one dump and, up to HDR, one ibsim net file per plane") {
   Scratch s;
   const std::string spec = "generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --speed HDR";
   auto r = run(spec + " --planes 2 -o " + s.path("rail"));
@@ -74,8 +81,19 @@ TEST_CASE("slurmtopo generate railopt --planes: one dump and one ibsim net file 
   r = run("emit topology --fabric " + s.path("rail-plane1.topo") + " --fabric " + s.path("rail-plane2.topo"));
   REQUIRE_MESSAGE(r.code == 0, r.output);
   CHECK(r.output.find("SwitchName=su1 Nodes=dgx[001-004]") != std::string::npos);
-  CHECK(run(spec + " --planes 3 -o " + s.path("odd")).code == 2);  // 4 rails into 3 planes
-  CHECK(run(spec + " --planes 2").code == 2);                      // needs -o
+  const auto odd = run(spec + " --planes 3 -o " + s.path("odd"));  // 4 rails into 3 planes
+  CHECK(odd.code == 2);
+  CHECK(odd.output.find("slurmtopo: --planes: 4 rails do not divide into 3 planes") != std::string::npos);
+  CHECK(run(spec + " --planes 2").code == 2);  // needs -o
+  // At NDR (the default) ibsim has no net file to give: the dumps are written, the net files
+  // are left out with a note saying so.
+  r = run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --planes 2 -o " + s.path("ndr"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(s.exists("ndr-plane1.topo"));
+  CHECK(s.exists("ndr-plane2.topo"));
+  CHECK_FALSE(s.exists("ndr-plane1.net"));
+  CHECK(r.output.find("no ibsim net files (" + s.path("ndr") + "-planeK.net)") != std::string::npos);
+  CHECK(r.output.find("--speed HDR or slower") != std::string::npos);
   r = run(spec + " --cross-rails dgx002,1,2 -o " + s.path("crossed.topo"));
   REQUIRE(r.code == 0);
   r = run("inspect --fabric " + s.path("crossed.topo"));

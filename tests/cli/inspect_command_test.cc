@@ -58,6 +58,27 @@ TEST_CASE("inspect: two subnets stay two fabrics with their own roots") {
   CHECK(r.output.find("SwitchName=ib1-leaf001 ") != std::string::npos);
 }
 
+TEST_CASE("inspect: rail planes given together are said to be joined, in text and JSON — separate subnets are not") {
+  Scratch s;
+  REQUIRE(run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --planes 2 -o " + s.path("rail")).code == 0);
+  const std::string both = " --fabric " + s.path("rail-plane1.topo") + " --fabric " + s.path("rail-plane2.topo");
+  Run text = run("inspect" + both);
+  REQUIRE_MESSAGE(text.code == 0, text.output);
+  CHECK(text.output.find("rail planes joined (the same hosts on each, one cluster): rail-plane1 + rail-plane2\n") !=
+        std::string::npos);
+  Run json = run("inspect --json" + both);
+  REQUIRE(json.code == 0);
+  CHECK(nlohmann::json::parse(json.output)["planes"] == nlohmann::json::parse(R"([["rail-plane1", "rail-plane2"]])"));
+  // Two clusters on two subnets share no host: nothing joined.
+  REQUIRE(run("generate fattree --radix 8 --host-prefix gpu -o " + s.path("ib0.topo")).code == 0);
+  REQUIRE(run("generate fattree --radix 8 --host-prefix cpu --subnet 1 -o " + s.path("ib1.topo")).code == 0);
+  Run apart = run("inspect --json --fabric " + s.path("ib0.topo") + " --fabric " + s.path("ib1.topo"));
+  REQUIRE(apart.code == 0);
+  CHECK(nlohmann::json::parse(apart.output)["planes"].empty());
+  CHECK(run("inspect --fabric " + s.path("ib0.topo") + " --fabric " + s.path("ib1.topo")).output.find("rail planes") ==
+        std::string::npos);
+}
+
 TEST_CASE("inspect: the same dump given twice is an error naming both files") {
   Scratch s;
   REQUIRE(run("generate fattree --radix 8 -o " + s.path("a.topo")).code == 0);
@@ -81,10 +102,7 @@ TEST_CASE("inspect: the X5 dump needs its GUID map to name any host") {
 }
 
 TEST_CASE("inspect: the topograph dump's unresolved HCAs, one line per leaf, every one in JSON") {
-  if (!std::filesystem::exists(kPublic + "topograph/example.out")) {
-    MESSAGE("skipped: ../shared/fabrics/public is absent");
-    return;
-  }
+  if (!std::filesystem::exists(kPublic + "topograph/example.out")) return skip("../shared/fabrics/public is absent");
   Run text = run("inspect --fabric " + kPublic + "topograph/example.out");
   REQUIRE(text.code == 0);
   CHECK(text.output.find("unresolved-hca  B09-P1-IBLEAF-03-08: 4 unresolved HCAs on ports 3,7,9,21") != std::string::npos);

@@ -4,10 +4,13 @@
 
 #include <fstream>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include "tests/cli/cli_test_support.h"
 
 using slurmtopo::testing::run;
+using slurmtopo::testing::Scratch;
 
 namespace {
 std::string cmake_project_version() {
@@ -55,4 +58,29 @@ TEST_CASE("slurmtopo help CMD: the command's own --help — a wrong name is exit
   const auto bad = run("help emit topolgy");
   CHECK(bad.code == 2);
   CHECK(bad.output.find("did you mean topology?") != std::string::npos);
+}
+
+TEST_CASE("-o - is stdout, byte for byte what the command prints without -o, for every command that writes") {
+  const std::string samples = std::string(SLURMTOPO_SOURCE_DIR) + "/samples/";
+  const std::string superpod = " --fabric " + samples + "superpod-4su.topo";
+  for (const std::string& command : std::vector<std::string>{"emit topology" + superpod, "emit topology --format yaml --slurm-version 25.05" + superpod,
+        "emit gres --nodes-dir " + samples + "nodes", "emit nodes --nodes-dir " + samples + "nodes",
+        "generate fattree --levels 2 --radix 8", "generate railopt --scalable-units 1 --hosts-per-su 4 --rails 2 -k 16",
+        "whatif" + superpod + " --profile h100-ndr -N 8 --samples 2", "whatif" + superpod + " --profile h100-ndr -N 8 --sbatch 2"}) {
+    CAPTURE(command);
+    const auto plain = run(command);
+    REQUIRE_MESSAGE(plain.code == 0, plain.output);
+    CHECK_FALSE(plain.output.empty());
+    const auto dash = run(command + " -o -");
+    CHECK(dash.code == 0);
+    CHECK(dash.output == plain.output);
+  }
+  // report needs somewhere to write: -o - is the page on stdout, the same as -o FILE holds.
+  Scratch s;
+  const std::string report = "report --fabric " + samples + "fattree-2level.topo -o ";
+  REQUIRE(run(report + s.path("r.html")).code == 0);
+  const auto dash = run(report + "-");
+  CHECK(dash.code == 0);
+  CHECK(dash.output.find(s.read("r.html")) != std::string::npos);  // with the verdict on stderr
+  CHECK(dash.output.find("verdict: pass") != std::string::npos);
 }

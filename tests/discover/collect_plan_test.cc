@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "base/files.h"
+#include "base/shell_quote.h"
 #include "discover/node_set.h"
 #include "discover/nvlink_domains.h"
 #include "tests/discover/hwloc_test_support.h"
@@ -78,16 +79,6 @@ TEST_CASE("plan_collect: bad requests") {
   r.nodes = "gpu1";
   r.out_dir = "";
   CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("--out"), InputError);
-}
-
-TEST_CASE("shell_quote") {
-  CHECK(shell_quote("abc") == "abc");
-  CHECK(shell_quote("gpu[1-4]") == "'gpu[1-4]'");  // a glob otherwise
-  CHECK(shell_quote("--time=00:10:00") == "--time=00:10:00");
-  CHECK(shell_quote("a b") == "'a b'");
-  CHECK(shell_quote("it's") == "'it'\\''s'");
-  CHECK(shell_quote("") == "''");
-  CHECK(shell_quote("$HOME") == "'$HOME'");
 }
 
 TEST_CASE("the collect task, run here as Slurm would run it on a node") {

@@ -163,6 +163,18 @@ TEST_CASE("snapshot bad: schema errors name the line of the value") {
   CHECK(error_of(ports).line() == line_of(ports, "\"65\""));
   std::string lid = tiny_with("\"lid\": 5,", "\"lid\": 70000,");
   CHECK(error_of(lid).line() == line_of(lid, "70000"));
+  // What no fabric holds: a multicast LID, a cable on port 0, a width no link trains to, a
+  // switch without ports.
+  std::string multicast = tiny_with("\"lid\": 5,", "\"lid\": 49152,");
+  CHECK(error_of(multicast).line() == line_of(multicast, "49152"));
+  CHECK(std::string(error_of(multicast).what()).find("\"lid\" to be an integer in 0..49151") != std::string::npos);
+  std::string port0 = tiny_with("\"port\": 1,", "\"port\": 0,");
+  CHECK(error_of(port0).line() == line_of(port0, "\"port\": 0"));
+  std::string width = tiny_with("\"width\": 4,", "\"width\": 3,");
+  CHECK(error_of(width).line() == line_of(width, "\"width\": 3"));
+  CHECK(std::string(error_of(width).what()).find("1, 2, 4, 8 or 12 lanes (0: unknown), not 3") != std::string::npos);
+  std::string portless = tiny_with("\"num_ports\": 65", "\"num_ports\": 0");
+  CHECK(error_of(portless).line() == line_of(portless, "\"num_ports\": 0"));
   std::string speed = tiny_with("\"NDR\"", "\"NDR2\"");
   CHECK(error_of(speed).line() == line_of(speed, "NDR2"));
   std::string kind = tiny_with("\"kind\": \"Switch\"", "\"kind\": \"Hub\"");

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/input_error.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/ibnetdiscover_writer.h"
 
@@ -215,12 +216,12 @@ TEST_CASE("split 2x ports double an HDR or NDR switch's radix — EDR does not s
   check_ports(f);
   for (const auto& l : f.links) CHECK(l.width == 2);
   spec.width = 4;
-  CHECK_THROWS_WITH_AS(generate_fattree(spec), "synthetic fabric: radix must be 2..64 for MQM9700 at 4x (2x split ports: twice that)",
-                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(generate_fattree(spec), "--radix: expected a radix of 2..64 for MQM9700 at 4x (2x split ports: twice that)",
+                       InputError);
   spec.width = 2;
   spec.speed = LinkSpeed::EDR;
   spec.radix = 72;
-  CHECK_THROWS_WITH_AS(generate_fattree(spec), "synthetic fabric: radix must be 2..36 for MSB7800 at 2x", std::invalid_argument);
+  CHECK_THROWS_WITH_AS(generate_fattree(spec), "--radix: expected a radix of 2..36 for MSB7800 at 2x", InputError);
 }
 
 TEST_CASE("partial 3-level tree keeps pods whole above the leaves and shrinks the core") {
@@ -402,25 +403,35 @@ TEST_CASE("host names pad to the digits of the host count, at least 3") {
   CHECK(has_node(f, "ib-leaf032"));
 }
 
-TEST_CASE("impossible specs are refused") {
+// The option the error names is the one the admin has to change.
+std::string option_refused(auto&& generate) {
+  try {
+    generate();
+  } catch (const InputError& e) {
+    return e.file();
+  }
+  return "(accepted)";
+}
+
+TEST_CASE("impossible specs are refused, naming the option that sets the field") {
   FatTreeSpec spec;
   spec.levels = 4;
-  CHECK_THROWS_AS(generate_fattree(spec), std::invalid_argument);
+  CHECK(option_refused([&] { generate_fattree(spec); }) == "--levels");
   spec = {};
   spec.hosts = 2049;  // a k=64 2-level tree holds 2048
-  CHECK_THROWS_AS(generate_fattree(spec), std::invalid_argument);
+  CHECK(option_refused([&] { generate_fattree(spec); }) == "--hosts");
   spec = {};
   spec.speed = LinkSpeed::HDR;  // MQM8700 has 40 ports, not 64
-  CHECK_THROWS_AS(generate_fattree(spec), std::invalid_argument);
+  CHECK(option_refused([&] { generate_fattree(spec); }) == "--radix");
   spec = {};
   spec.speed = LinkSpeed::QDR;
-  CHECK_THROWS_AS(generate_fattree(spec), std::invalid_argument);
+  CHECK(option_refused([&] { generate_fattree(spec); }) == "--speed");
   RailOptimizedSpec rail;
   rail.hosts_per_su = 33;  // needs 33 down + 33 up > 64 ports
-  CHECK_THROWS_AS(generate_rail_optimized(rail), std::invalid_argument);
+  CHECK(option_refused([&] { generate_rail_optimized(rail); }) == "--hosts-per-su");
   rail = {};
   rail.spines_per_rail = 1;  // 4 leaves * 32 uplinks on one 64-port spine
-  CHECK_THROWS_AS(generate_rail_optimized(rail), std::invalid_argument);
+  CHECK(option_refused([&] { generate_rail_optimized(rail); }) == "--spines-per-rail");
 }
 
 TEST_CASE("faults: remove, degrade, unname") {
@@ -452,11 +463,14 @@ TEST_CASE("faults: remove, degrade, unname") {
         node(clean, "gpu006 mlx5_0").guid);
   check_ports(f);
 
-  for (auto bad : {Faults{.remove_cables = {{"gpu001", "nosuch"}}},
-                   Faults{.remove_cables = {{"gpu001", "leaf002"}}},
-                   Faults{.unnamed_hosts = {"nosuch"}}, Faults{.miscable_rail = {{"gpu001", 3}}}}) {
+  for (auto [bad, option] : {std::pair{Faults{.remove_cables = {{"gpu001", "nosuch"}}}, "--remove-cable"},
+                              std::pair{Faults{.remove_cables = {{"gpu001", "leaf002"}}}, "--remove-cable"},
+                              std::pair{Faults{.degrade_cables = {{"gpu001", "leaf002"}}}, "--degrade-cable"},
+                              std::pair{Faults{.unnamed_hosts = {"nosuch"}}, "unnamed_hosts"},
+                              std::pair{Faults{.miscable_rail = {{"gpu001", 3}}}, "miscable_rail"}}) {
+    CAPTURE(option);
     Fabric g = clean;
-    CHECK_THROWS_AS(apply_faults(g, bad), std::invalid_argument);
+    CHECK(option_refused([&] { apply_faults(g, bad); }) == option);
   }
 }
 

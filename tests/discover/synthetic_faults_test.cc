@@ -47,7 +47,8 @@ TEST_CASE("faults: crossed rails swap the two HCAs' switch ends") {
   apply_faults(g, parse_faults({}, {}, {"dgx005"}));
   CHECK(attachment(g, "dgx005 mlx5_1") == r0);
   Fabric h = generate_rail_optimized(small());
-  CHECK_THROWS_AS(apply_faults(h, parse_faults({}, {}, {"nosuch"})), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(apply_faults(h, parse_faults({}, {}, {"nosuch"})), "--cross-rails: no switch or host named 'nosuch mlx5_0'",
+                       InputError);
 }
 
 TEST_CASE("faults: --cross-rails spelled wrong names the option") {
@@ -77,5 +78,6 @@ TEST_CASE("rail planes: one fabric per plane, the same hosts on each, rails divi
   CHECK(planes[1].name == whole.name + "-plane2");
   RailOptimizedSpec storage = spec;
   storage.storage_switch = true;
-  CHECK_THROWS_AS(split_rail_planes(generate_rail_optimized(storage), storage, 2), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(split_rail_planes(generate_rail_optimized(storage), storage, 2),
+                       "--planes: a storage tier belongs to no rail plane (leave out --storage)", InputError);
 }

@@ -5,8 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 
 #include "base/input_error.h"
+#include "discover/site_config.h"
 #include "discover/synthetic_fabric.h"
 #include "graph/slurm_tree.h"
 
@@ -155,6 +158,30 @@ TEST_CASE("cluster: unresolved HCAs are one anomaly per leaf, with their ports a
   CHECK(unresolved[1].subject == "leaf002");
   CHECK(unresolved[1].detail.find("1 unresolved HCA on port 1") == 0);
   CHECK(c.host_index("gpu001") < 0);
+}
+
+TEST_CASE("cluster: site.yaml's default_host_names leave the site's own image name unresolved too") {
+  // A site whose images boot as "compute" (not a distribution's default) names that in
+  // site.yaml; read from the file as `--config` reads it, those HCAs are unresolved, not a host.
+  Fabric f = small_tree();
+  ca_of(f, "gpu001 mlx5_0").description = "compute mlx5_0";
+  const std::string yaml = (std::filesystem::temp_directory_path() / "cluster_hosts_test_site.yaml").string();
+  std::ofstream(yaml) << "default_host_names: [compute]\n";
+  ClusterOptions options;
+  options.site = load_site_config(yaml);
+  std::filesystem::remove(yaml);
+  const Cluster with_site = build_cluster({f}, options);
+  CHECK(with_site.host_index("compute") < 0);
+  int unresolved = 0;
+  for (const auto& a : with_site.anomalies)
+    if (a.kind == Anomaly::Kind::UnresolvedHca) {
+      ++unresolved;
+      CHECK(a.detail.find("\"compute mlx5_0\"") != std::string::npos);
+    }
+  CHECK(unresolved == 1);
+  // Without the site's word "compute" is a host name like any other.
+  const Cluster without = build_cluster({f}, ClusterOptions{});
+  CHECK(without.host_index("compute") >= 0);
 }
 
 TEST_CASE("cluster: rail planes swept one by one give the topology.conf of the whole fabric") {

@@ -67,8 +67,15 @@ if [[ -s $WORK/swept.conf ]] && diff <(body "$WORK/whole.conf") <(body "$WORK/sw
 else
   fail "ibnetdiscover planes joined" "$(head -n 20 "$WORK/swept.diff" "$WORK/swept.out")"
 fi
-roots=$("$SLURMTOPO" inspect --fabric "$WORK/swept1.topo" --fabric "$WORK/swept2.topo" --json | grep -c '"name"' || true)
-[[ $roots -gt 0 ]] && pass "inspect reads the planes together" || fail "inspect planes" "no output"
+# inspect says the two sweeps were joined as rail planes of one cluster, in text and JSON.
+"$SLURMTOPO" inspect --fabric "$WORK/swept1.topo" --fabric "$WORK/swept2.topo" > "$WORK/inspect.txt" 2>&1
+"$SLURMTOPO" inspect --fabric "$WORK/swept1.topo" --fabric "$WORK/swept2.topo" --json > "$WORK/inspect.json" 2>&1
+if grep -q '^rail planes joined (the same hosts on each, one cluster): swept1 + swept2$' "$WORK/inspect.txt" &&
+   tr -d ' \n' < "$WORK/inspect.json" | grep -q '"planes":\[\["swept1","swept2"\]\]'; then
+  pass "inspect: the sweeps joined as rail planes (text and JSON)"
+else
+  fail "inspect planes" "$(grep -i plane "$WORK/inspect.txt"; grep -A3 '"planes"' "$WORK/inspect.json")"
+fi
 if "$SLURMTOPO" emit topology --fabric "$WORK/swept1.topo" --fabric "$WORK/swept1.topo" -o "$WORK/twice.conf" \
   >"$WORK/twice.out" 2>&1; then
   fail "the same dump twice" "accepted"
