@@ -56,7 +56,7 @@ void add_common(CLI::App& cmd, Common& c) {
                  "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
   cmd.add_option("--cross-rails", c.cross_rails,
                  "'HOST[,J,K]': the host's mlx5_J and mlx5_K cables swap leaves (0 and 1 by default; repeatable)");
-  cmd.add_option("-o,--output", c.output, "file to write (stdout if absent)");
+  add_output_option(cmd, c.output, "file to write (with --planes: the NAME of NAME-planeK.topo)");
 }
 }  // namespace
 

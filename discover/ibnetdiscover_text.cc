@@ -493,16 +493,23 @@ class DumpParser {
     PortLine port;
     Link& link = port.link;
     link.a.guid = self.guid;
+    const char* local_at = c.pos();  // errors quote the port itself: "[0]", not what follows
     link.a.port = read_port(c, "a local port number");
     // Port 0 is a switch's management port, inside the ASIC: no cable ends there.
-    if (link.a.port < 1 || link.a.port > self.num_ports)
+    if (link.a.port < 1 || link.a.port > self.num_ports) {
+      c.seek(local_at);
       fail("a port number within the node's ports 1-" + std::to_string(self.num_ports), c.rest());
+    }
     read_port_guid(c, link.a.port_guid);
     c.skip_blanks();
     if (c.at_end()) fail("the remote end \"S-/H-/R-<guid>\"[port] (line cut off?)", c.rest());
     read_node_name(c, link.b.guid, port.peer_kind);
+    const char* remote_at = c.pos();
     link.b.port = read_port(c, "the remote port number");
-    if (link.b.port < 1) fail("a remote port number 1-255 (port 0 takes no cable)", c.rest());
+    if (link.b.port < 1) {
+      c.seek(remote_at);
+      fail("a remote port number 1-255 (port 0 takes no cable)", c.rest());
+    }
     c.skip_blanks();
     read_port_guid(c, link.b.port_guid);
     c.skip_blanks();

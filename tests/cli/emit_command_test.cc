@@ -2,7 +2,10 @@
 // nothing written; a good file written atomically, kept as .bak, diffed, never shrunk silently.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "tests/cli/cli_test_support.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo::testing;
 
@@ -336,4 +339,17 @@ TEST_CASE("emit topology: NVLink domains naming unknown hosts, or malformed nvid
   CHECK(r.code == 2);
   CHECK(r.output.find("--nvlink-domains: NVLink domains make blocks: give --plugin block or --format yaml") != std::string::npos);
   CHECK_FALSE(s.exists("out.conf"));
+}
+
+TEST_CASE("emit topology on the topograph dump: the UFM host with fewer rails is named, the file still written") {
+  const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/topograph/example.out";
+  if (!std::filesystem::exists(dump)) return skip(dump + " is absent (../shared is beside the repository in CI)");
+  Scratch s;
+  Run r = run("emit topology --fabric " + dump + " -o " + s.path("topology.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("warning: partial 1 host B11-P1-CUFM-02: fewer rails than their unit's peers") != std::string::npos);
+  CHECK(r.output.find("exclude_hosts in site.yaml") != std::string::npos);
+  CHECK(r.output.find("warning: 74 HCAs have no usable host name") != std::string::npos);
+  // Warned, not dropped: whether it is a Slurm node is for --slurm-conf or exclude_hosts to say.
+  CHECK(s.read("topology.conf").find(" Nodes=B11-P1-CUFM-02,") != std::string::npos);
 }
