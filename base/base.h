@@ -5,6 +5,7 @@
 //   json_fields.h   strict reading of slurmtopo's JSON (every key known, errors on their line)
 //   json_line.h     the line of a JSON value, for those errors
 //   lines.h         a text cut into numbered lines
+//   malloc_tuning.h keep freed memory for reuse (a prediction's arrays fault in once, not per solve)
 //   nearest_word.h  the valid word a typo was meant to be (did you mean ...?)
 //   numbers.h       whole numbers as typed on a command line
 //   shell_quote.h   a word as the shell reads it back (the scripts slurmtopo writes)
@@ -19,6 +20,7 @@
 #include "base/json_fields.h"
 #include "base/json_line.h"
 #include "base/lines.h"
+#include "base/malloc_tuning.h"
 #include "base/nearest_word.h"
 #include "base/numbers.h"
 #include "base/shell_quote.h"

@@ -9,6 +9,7 @@
 #include "discover/discover.h"
 
 int main(int argc, char** argv) {
+  slurmtopo::keep_freed_memory_for_reuse();
   CLI::App app{"slurmtopo: InfiniBand fabric and GPU nodes to Slurm configuration"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "slurmtopo " + slurmtopo::slurmtopo_version());

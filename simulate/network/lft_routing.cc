@@ -37,10 +37,9 @@ class TableRouting final : public SinglePathRouting {
   RoutingKind kind() const override { return kind_; }
 
   void route_into(int src, int dst, std::vector<PathShare>& out) const override {
-    const auto [from, to] = start_single_path(*index_, src, dst, out);
-    if (!from) return;
-    const HcaAttachment& a = *from;
-    const HcaAttachment& b = *to;
+    const auto ends = start_single_path(*index_, src, dst, out);
+    if (!ends.first) return;
+    const HcaAttachment &a = *ends.first, &b = *ends.second;
     PathShare& path = out.front();
     path.links.push_back(a.up);
     const int max_hops = static_cast<int>(table_of_.size()) + 1;

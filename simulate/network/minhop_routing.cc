@@ -29,10 +29,9 @@ class MinHopRouting final : public SinglePathRouting {
   RoutingKind kind() const override { return RoutingKind::MinHop; }
 
   void route_into(int src, int dst, std::vector<PathShare>& out) const override {
-    const auto [from, to] = start_single_path(*index_, src, dst, out);
-    if (!from) return;
-    const HcaAttachment& a = *from;
-    const HcaAttachment& b = *to;
+    const auto ends = start_single_path(*index_, src, dst, out);
+    if (!ends.first) return;
+    const HcaAttachment &a = *ends.first, &b = *ends.second;
     PathShare& path = out.front();
     const RouteTarget& target = index_->target(b.leaf);
     const uint16_t hops = target.dist[a.leaf];
