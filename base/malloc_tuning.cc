@@ -4,10 +4,6 @@
 
 namespace slurmtopo {
 
-void keep_freed_memory_for_reuse() {
-  // 32 MiB is the largest mmap threshold glibc takes on 64-bit (half its arena heap size).
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
-}
+void keep_freed_memory_for_reuse() { mallopt(M_TOP_PAD, 64 << 20); }
 
 }  // namespace slurmtopo

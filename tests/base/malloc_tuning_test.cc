@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <memory>
+#include <vector>
 
 using namespace slurmtopo;
 
@@ -20,16 +21,17 @@ using namespace slurmtopo;
 #define SLURMTOPO_GLIBC_MALLOC 1
 #endif
 
-TEST_CASE("keep_freed_memory_for_reuse: a freed 16 MiB block stays in the heap for the next one") {
+TEST_CASE("keep_freed_memory_for_reuse: 16 MiB freed at the top of the heap stays there for the next allocations") {
   keep_freed_memory_for_reuse();
   if (!SLURMTOPO_GLIBC_MALLOC) return;  // the sanitizer build: glibc's malloc is not in use
-  constexpr size_t kBlock = 16 << 20;
-  const size_t mapped_before = mallinfo2().hblkhd;
-  auto block = std::make_unique<char[]>(kBlock);
-  std::memset(block.get(), 1, kBlock);
-  // From the heap, not a mapping of its own (glibc's default would mmap it).
-  CHECK(mallinfo2().hblkhd == mapped_before);
-  block.reset();
-  // Freed, and kept: not trimmed back to the kernel.
-  CHECK(mallinfo2().fordblks >= kBlock);
+  // 64 KiB blocks come from the heap (below the mmap threshold); freed together they form its
+  // top, which glibc would trim back to 128 KiB.
+  constexpr size_t kBlock = 64 << 10, kBlocks = 256;
+  std::vector<std::unique_ptr<char[]>> blocks;
+  for (size_t i = 0; i < kBlocks; ++i) {
+    blocks.push_back(std::make_unique<char[]>(kBlock));
+    std::memset(blocks.back().get(), 1, kBlock);
+  }
+  blocks.clear();
+  CHECK(mallinfo2().fordblks >= kBlock * kBlocks);
 }
