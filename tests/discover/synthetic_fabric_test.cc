@@ -463,11 +463,13 @@ TEST_CASE("faults: remove, degrade, unname") {
         node(clean, "gpu006 mlx5_0").guid);
   check_ports(f);
 
-  for (auto [bad, option] : {std::pair{Faults{.remove_cables = {{"gpu001", "nosuch"}}}, "--remove-cable"},
-                              std::pair{Faults{.remove_cables = {{"gpu001", "leaf002"}}}, "--remove-cable"},
-                              std::pair{Faults{.degrade_cables = {{"gpu001", "leaf002"}}}, "--degrade-cable"},
-                              std::pair{Faults{.unnamed_hosts = {"nosuch"}}, "unnamed_hosts"},
-                              std::pair{Faults{.miscable_rail = {{"gpu001", 3}}}, "miscable_rail"}}) {
+  for (const auto& fault : {std::pair{Faults{.remove_cables = {{"gpu001", "nosuch"}}}, "--remove-cable"},
+                            std::pair{Faults{.remove_cables = {{"gpu001", "leaf002"}}}, "--remove-cable"},
+                            std::pair{Faults{.degrade_cables = {{"gpu001", "leaf002"}}}, "--degrade-cable"},
+                            std::pair{Faults{.unnamed_hosts = {"nosuch"}}, "unnamed_hosts"},
+                            std::pair{Faults{.miscable_rail = {{"gpu001", 3}}}, "miscable_rail"}}) {
+    const Faults& bad = fault.first;  // (not a structured binding: clang 14's lambdas cannot capture one)
+    const std::string option = fault.second;
     CAPTURE(option);
     Fabric g = clean;
     CHECK(option_refused([&] { apply_faults(g, bad); }) == option);
