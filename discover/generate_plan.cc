@@ -26,34 +26,32 @@ GeneratePlan plan_generated_fabric(const Fabric& fabric, GeneratedFormat format,
 GeneratePlan plan_rail_plane_files(const std::vector<Fabric>& planes, const std::string& name) {
   if (name.empty() || name == "-")
     throw InputError("--planes", 0, "expected -o NAME: each plane is written to NAME-planeK.topo and NAME-planeK.net");
-  GeneratePlan plan;
-  std::vector<GeneratedFile> nets;
+  // The net files first: one plane ibsim cannot serve (ibsim 0.10 stops at HDR, and every
+  // plane of a generated fabric runs at its speed) leaves all of them out.
+  std::vector<std::string> nets;
   std::string why_no_net;
-  for (size_t k = 0; k < planes.size(); ++k) {
-    const std::string base = name + "-plane" + std::to_string(k + 1);
-    std::ostringstream text, net;
-    write_ibnetdiscover_text(planes[k], text);
-    plan.files.push_back({base + ".topo", text.str()});
-    if (!why_no_net.empty()) continue;
+  for (const Fabric& plane : planes) {
+    std::ostringstream net;
     try {
-      write_ibsim_net(planes[k], net);
-      nets.push_back({base + ".net", net.str()});
+      write_ibsim_net(plane, net);
     } catch (const std::invalid_argument& e) {
       why_no_net = e.what();
+      nets.clear();
+      break;
     }
+    nets.push_back(net.str());
   }
-  if (why_no_net.empty()) {
-    // Each plane's dump, then its net file: the order the files are listed in.
-    std::vector<GeneratedFile> files;
-    for (size_t k = 0; k < planes.size(); ++k) {
-      files.push_back(std::move(plan.files[k]));
-      files.push_back(std::move(nets[k]));
-    }
-    plan.files = std::move(files);
-  } else {
+  GeneratePlan plan;
+  for (size_t k = 0; k < planes.size(); ++k) {  // each plane's dump, then its net file
+    const std::string base = name + "-plane" + std::to_string(k + 1);
+    std::ostringstream text;
+    write_ibnetdiscover_text(planes[k], text);
+    plan.files.push_back({base + ".topo", text.str()});
+    if (!nets.empty()) plan.files.push_back({base + ".net", std::move(nets[k])});
+  }
+  if (!why_no_net.empty())
     plan.notes.push_back("no ibsim net files (" + name + "-planeK.net): " + why_no_net +
                          "; generate with --speed HDR or slower for them");
-  }
   return plan;
 }
 

@@ -54,7 +54,9 @@ FabricSweep sweep_fabric(const FabricSweepRequest& r, const std::shared_ptr<Live
                              " for switches the sweep did not find; left out");
   }
   if (!fabric.partial.empty()) out.partial = partial_sweep_text(fabric);
-  out.cluster = build_cluster({fabric}, load_cluster_options(r.inputs));
+  std::vector<Fabric> fabrics;  // moved, not copied: a braced list would copy a 65,536-host sweep
+  fabrics.push_back(std::move(fabric));
+  out.cluster = build_cluster(std::move(fabrics), load_cluster_options(r.inputs));
   out.output = r.json ? inspect_json(out.cluster) : inspect_text(out.cluster);
   return out;
 }
