@@ -38,6 +38,7 @@ NetworkStage::NetworkStage(const FabricModel& fabric, const Placement& placement
 }
 
 int NetworkStage::add_job(const Placement& placement) {
+  flush();  // the earlier jobs' cables come before this one's NICs, as when routed one by one
   const int job = static_cast<int>(jobs_.size());
   jobs_.push_back(&placement);
   host_base_.push_back(static_cast<int>(p_.resources.size()));
@@ -59,12 +60,14 @@ void NetworkStage::reserve(size_t flows) {
   p_.resources.reserve(p_.resources.size() + std::min(fabric_.cable_count(), flows * 4));
 }
 
-void NetworkStage::send(int a, int b, int rail, double count, int job) {
-  const Placement& pl = *jobs_[job];
-  const int src = pl.rails[a][rail], dst = pl.rails[b][rail];
-  fabric_.routing().route_into(src, dst, paths_);
-  const std::vector<PathShare>& paths = paths_;
+void NetworkStage::send(int a, int b, int rail, double count, int job) { pending_.push_back({a, b, rail, job, count}); }
+
+void NetworkStage::add_flow(const Send& s, const std::vector<PathShare>& paths) {
+  const int a = s.a, b = s.b, rail = s.rail, job = s.job;
+  const double count = s.count;
   if (paths.empty()) {
+    const Placement& pl = *jobs_[job];
+    const int src = pl.rails[a][rail], dst = pl.rails[b][rail];
     const Cluster& c = fabric_.cluster();
     throw InputError(job == 0 ? "--nodes" : "--busy-jobs", 0,
                      "expected every NIC of the placement to reach the others; " + c.hcas[src].host + " " +
@@ -101,7 +104,24 @@ void NetworkStage::send(int a, int b, int rail, double count, int job) {
   }
 }
 
+// Routes what was sent since the last flush, in one batch, and adds the flows in the order
+// sent (resources are numbered in first-touch order, which the solution's ties follow).
+void NetworkStage::flush() {
+  if (pending_.empty()) return;
+  std::vector<std::pair<int, int>> ends(pending_.size());
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    const Send& s = pending_[i];
+    const Placement& pl = *jobs_[s.job];
+    ends[i] = {pl.rails[s.a][s.rail], pl.rails[s.b][s.rail]};
+  }
+  std::vector<std::vector<PathShare>> paths;
+  fabric_.routing().route_many(ends.data(), ends.size(), paths);
+  for (size_t i = 0; i < pending_.size(); ++i) add_flow(pending_[i], paths[i]);
+  pending_.clear();
+}
+
 Solved NetworkStage::solve() {
+  flush();
   // Flows standing for equally many channels share as single flows do; otherwise the
   // channel counts go into the weights.
   p_.per_flow = std::all_of(p_.count.begin(), p_.count.end(), [&](double c) { return c == p_.count.front(); });

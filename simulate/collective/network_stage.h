@@ -81,19 +81,27 @@ class NetworkStage {
   // A job next door on the same hardware: its NICs become resources; returns its number
   // for send().
   int add_job(const Placement& placement);
-  // `count` channels of `job` send from its node a to its node b on `rail`.
+  // `count` channels of `job` send from its node a to its node b on `rail`. Routed at solve(),
+  // all flows at once (Routing::route_many).
   void send(int a, int b, int rail, double count, int job = 0);
 
   // The placement's slowest channel and what holds it, sharing with the jobs next door.
   Solved solve();
   // The same flows alone on ideal cables: what NCCL expects (per channel).
   double free_rate() const { return free_rate_; }
-  int flows() const { return static_cast<int>(p_.flows.size()); }
+  int flows() const { return static_cast<int>(p_.flows.size() + pending_.size()); }
 
  private:
   int host_resource(int job, int node, int rail, bool send) const {
     return host_base_[job] + (node * rails_ + rail) * 2 + (send ? 0 : 1);
   }
+
+  struct Send {
+    int a, b, rail, job;
+    double count;
+  };
+  void flush();
+  void add_flow(const Send& s, const std::vector<PathShare>& paths);
 
   const FabricModel& fabric_;
   int rails_;
@@ -105,7 +113,7 @@ class NetworkStage {
   std::vector<int> cable_of_;           // per resource: the fabric's cable, -1 for a NIC
   std::vector<int> job_of_;             // per resource: the job of a NIC
   CableIndex local_of_;                 // fabric cable resource → this problem's
-  std::vector<PathShare> paths_;        // route_into's buffer, reused for every flow
+  std::vector<Send> pending_;           // sent, not yet routed
   double free_rate_ = 0;
 };
 

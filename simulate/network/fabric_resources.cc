@@ -18,6 +18,13 @@ FabricResources number_cables(const Cluster& cluster) {
     out.fabric_offset.push_back(next);
     next += 2 * static_cast<int>(f.links.size());
   }
+  // The last switch, then the last HCA with a host, on a vertex names it, as in make_fabric_resources.
+  const size_t vertices = boost::num_vertices(cluster.graph);
+  out.switch_at.assign(vertices, -1);
+  out.hca_at.assign(vertices, -1);
+  for (size_t s = 0; s < cluster.switches.size(); ++s) out.switch_at[cluster.switches[s].vertex] = static_cast<int>(s);
+  for (size_t h = 0; h < cluster.hcas.size(); ++h)
+    if (!cluster.hcas[h].host.empty()) out.hca_at[cluster.hcas[h].vertex] = static_cast<int>(h);
   return out;
 }
 
@@ -27,7 +34,7 @@ std::string cable_name(const Cluster& cluster, const FabricResources& cables, in
   size_t base = 0;
   for (int f = 0; f < d.fabric; ++f) base += cluster.fabrics[f].nodes.size();
   // As make_fabric_resources names a vertex: an HCA by host and rail, else a switch by its
-  // name, else the description or GUID (linear scans: only reported cables are named).
+  // name, else the description or GUID.
   auto end_name = [&](const LinkEnd& e) {
     const FabricNode* n = fabric.find(e.guid);
     std::string node;
@@ -36,10 +43,11 @@ std::string cable_name(const Cluster& cluster, const FabricResources& cables, in
     } else {
       const size_t v = base + (n - fabric.nodes.data());
       node = n->description.empty() ? guid_hex(n->guid) : n->description;
-      for (const auto& sw : cluster.switches)
-        if (sw.vertex == v) node = sw.name;
-      for (const auto& h : cluster.hcas)
-        if (h.vertex == v && !h.host.empty()) node = h.rail.empty() ? h.host : h.host + " " + h.rail;
+      if (const int s = cables.switch_at[v]; s >= 0) node = cluster.switches[s].name;
+      if (const int h = cables.hca_at[v]; h >= 0) {
+        const Hca& hca = cluster.hcas[h];
+        node = hca.rail.empty() ? hca.host : hca.host + " " + hca.rail;
+      }
     }
     return node + "[" + std::to_string(e.port) + "]";
   };

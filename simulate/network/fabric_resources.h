@@ -27,6 +27,9 @@ constexpr double kCableEfficiency = 0.98;
 struct FabricResources {
   std::vector<Resource> resources;  // per fabric, per cable: a→b then b→a
   std::vector<int> fabric_offset;   // first resource of each fabric
+  // By graph vertex, what names it (number_cables only): the switch, and the HCA with a host,
+  // or -1. A bottleneck's name is then a lookup, not a scan of 32,768 HCAs per cable end.
+  std::vector<int> switch_at, hca_at;
 
   int index(const DirectedLink& d) const {
     return fabric_offset[d.fabric] + 2 * d.link + (d.a_to_b ? 0 : 1);
@@ -35,7 +38,7 @@ struct FabricResources {
 };
 
 FabricResources make_fabric_resources(const Cluster& cluster, double efficiency = kCableEfficiency);
-// The numbering alone (fabric_offset, no resources), and the name make_fabric_resources gives
+// The numbering alone (fabric_offset and the vertices' namers, no resources), and the name make_fabric_resources gives
 // one resource, made on its own: naming all 393,216 cable directions of a 65,536-host fabric
 // costs more than a prediction on it, which reports ten of them.
 FabricResources number_cables(const Cluster& cluster);

@@ -37,26 +37,12 @@ class TableRouting final : public SinglePathRouting {
   RoutingKind kind() const override { return kind_; }
 
   void route_into(int src, int dst, std::vector<PathShare>& out) const override {
-    const auto ends = start_single_path(*index_, src, dst, out);
-    if (!ends.first) return;
-    const HcaAttachment &a = *ends.first, &b = *ends.second;
-    PathShare& path = out.front();
-    path.links.push_back(a.up);
-    const int max_hops = static_cast<int>(table_of_.size()) + 1;
-    int sw = a.leaf;
-    for (int hops = 0; hops < max_hops; ++hops) {
-      const Table& table = table_of_[sw];
-      if (!table.entries || b.lid >= table.size) return out.clear();
-      const uint8_t port = table.entries[b.lid];
-      if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) return out.clear();
-      const Hop& hop = hops_[static_cast<size_t>(sw) * stride_ + port];
-      if (hop.peer < 0) return out.clear();
-      path.links.push_back(hop.out);
-      if (hop.peer == b.vertex) return;
-      sw = hop.peer_switch;
-      if (sw < 0) return out.clear();
-    }
-    out.clear();  // a forwarding loop
+    walk(1, [&](size_t) { return std::pair<int, int>(src, dst); }, &out);
+  }
+
+  void route_many(const std::pair<int, int>* pairs, size_t n, std::vector<std::vector<PathShare>>& out) const override {
+    out.resize(n);
+    walk(n, [&](size_t i) { return pairs[i]; }, out.data());
   }
 
  private:
@@ -75,6 +61,89 @@ class TableRouting final : public SinglePathRouting {
   };
   int stride_ = 1;         // ports per switch in hops_ (the largest port number + 1)
   std::vector<Hop> hops_;  // by switch index * stride_ + port
+
+  // A flow being walked: the switch it is at, and whether its table entry (phase 0) or the
+  // hop that entry names (phase 1) is the next read, already prefetched.
+  struct Lane {
+    size_t flow;
+    int sw, hops;
+    const HcaAttachment* dst;
+    const Hop* hop;
+    bool at_hop;
+  };
+
+  const uint8_t* entry(int sw, uint32_t lid) const {
+    const Table& t = table_of_[sw];
+    return t.entries && lid < t.size ? t.entries + lid : nullptr;
+  }
+
+  // Walks up to kLanes flows at a time, one read per flow per round, prefetching the read
+  // each flow makes next: the walk is memory-bound, and this keeps kLanes misses in flight.
+  template <typename Pair>
+  void walk(size_t n, Pair pair, std::vector<PathShare>* out) const {
+    constexpr int kLanes = 16;
+    Lane lanes[kLanes];
+    int active = 0;
+    size_t next = 0;
+    const int max_hops = static_cast<int>(table_of_.size()) + 1;
+    auto start = [&] {
+      while (next < n && active < kLanes) {
+        const size_t f = next++;
+        const auto [s, d] = pair(f);
+        const auto ends = start_single_path(*index_, s, d, out[f]);
+        if (!ends.first) continue;
+        out[f].front().links.push_back(ends.first->up);
+        const uint8_t* e = entry(ends.first->leaf, ends.second->lid);
+        if (e) __builtin_prefetch(e);
+        lanes[active++] = Lane{f, ends.first->leaf, 0, ends.second, nullptr, false};
+      }
+    };
+    start();
+    while (active > 0) {
+      for (int j = 0; j < active;) {
+        Lane& l = lanes[j];
+        std::vector<PathShare>& o = out[l.flow];
+        bool done = false;
+        if (!l.at_hop) {
+          const uint8_t* e = entry(l.sw, l.dst->lid);
+          const uint8_t port = e ? *e : ForwardingTables::kNoPort;
+          if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) {
+            o.clear();
+            done = true;
+          } else {
+            l.hop = &hops_[static_cast<size_t>(l.sw) * stride_ + port];
+            __builtin_prefetch(l.hop);
+            l.at_hop = true;
+          }
+        } else {
+          const Hop& hop = *l.hop;
+          if (hop.peer < 0) {
+            o.clear();
+            done = true;
+          } else {
+            o.front().links.push_back(hop.out);
+            if (hop.peer == l.dst->vertex) {
+              done = true;
+            } else if (hop.peer_switch < 0 || ++l.hops >= max_hops) {
+              o.clear();  // into another CA, or a forwarding loop
+              done = true;
+            } else {
+              l.sw = hop.peer_switch;
+              l.at_hop = false;
+              if (const uint8_t* e = entry(l.sw, l.dst->lid)) __builtin_prefetch(e);
+            }
+          }
+        }
+        if (done) {
+          lanes[j] = lanes[--active];
+          start();
+        } else {
+          ++j;
+        }
+      }
+    }
+  }
+
 };
 
 }  // namespace

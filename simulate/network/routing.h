@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/cluster.h"
@@ -63,6 +64,13 @@ class Routing {
   // The same into `out`, reusing its storage: a caller routing many flows allocates nothing
   // once the buffers have grown. The default calls route().
   virtual void route_into(int src_hca, int dst_hca, std::vector<PathShare>& out) const { out = route(src_hca, dst_hca); }
+  // Many flows at once: out[i] (out is resized to n) is what route_into(pairs[i]) gives. The
+  // default routes them one by one; forwarding-table walks interleave them, so that the
+  // table reads of several flows (each a cache miss on a large fabric) overlap.
+  virtual void route_many(const std::pair<int, int>* pairs, size_t n, std::vector<std::vector<PathShare>>& out) const {
+    out.resize(n);
+    for (size_t i = 0; i < n; ++i) route_into(pairs[i].first, pairs[i].second, out[i]);
+  }
   virtual RoutingKind kind() const = 0;
 };
 

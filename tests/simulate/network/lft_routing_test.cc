@@ -84,3 +84,33 @@ TEST_CASE("lft: missing entries, loops and unknown switches leave the destinatio
     CHECK(make_lft_routing(c, t)->route(src, dst).empty());
   }
 }
+
+TEST_CASE("lft: routing many flows at once gives each its own route, reachable or not") {
+  // The batch walk interleaves flows of different lengths and outcomes: every pair (itself,
+  // across the tree, into a loop, off a missing entry) in one call must match route_into.
+  const Cluster c = cluster_of(generate_fattree({.levels = 3, .radix = 8, .hosts = 48}));
+  ForwardingTables t = compute_minhop_tables(c);
+  const int src = hca_of(c, "gpu001"), dst = hca_of(c, "gpu040");
+  const uint16_t lid = c.fabrics[0].find(c.hcas[dst].guid)->lid;
+  const auto path = make_lft_routing(c, t)->route(src, dst)[0];
+  REQUIRE(path.links.size() >= 4);
+  t.by_switch[to_end(c, path.links[2]).guid][lid] = static_cast<uint8_t>(to_end(c, path.links[2]).port);  // a loop
+  t.by_switch[c.switches.back().guid].assign(4, ForwardingTables::kNoPort);                               // no entries
+  for (const auto& routing : {make_lft_routing(c, t), make_routing(c, RoutingKind::Ftree)}) {
+    std::vector<std::pair<int, int>> pairs;
+    for (int s = 0; s < static_cast<int>(c.hcas.size()); s += 3)
+      for (int d = 0; d < static_cast<int>(c.hcas.size()); ++d) pairs.push_back({s, d});
+    std::vector<std::vector<PathShare>> many(5);  // stale buffers are overwritten
+    routing->route_many(pairs.data(), pairs.size(), many);
+    REQUIRE(many.size() == pairs.size());
+    int unreachable = 0;
+    std::vector<PathShare> one;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      routing->route_into(pairs[i].first, pairs[i].second, one);
+      REQUIRE(many[i].size() == one.size());
+      for (size_t k = 0; k < one.size(); ++k) CHECK(many[i][k].links == one[k].links);
+      unreachable += one.empty();
+    }
+    if (routing->kind() == RoutingKind::Lft) CHECK(unreachable > 0);
+  }
+}
