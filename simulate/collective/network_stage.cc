@@ -62,12 +62,11 @@ void NetworkStage::reserve(size_t flows) {
 
 void NetworkStage::send(int a, int b, int rail, double count, int job) { pending_.push_back({a, b, rail, job, count}); }
 
-void NetworkStage::add_flow(const Send& s, const std::vector<PathShare>& paths) {
+void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, const std::vector<PathShare>& paths) {
   const int a = s.a, b = s.b, rail = s.rail, job = s.job;
   const double count = s.count;
   if (paths.empty()) {
-    const Placement& pl = *jobs_[job];
-    const int src = pl.rails[a][rail], dst = pl.rails[b][rail];
+    const auto [src, dst] = hcas;
     const Cluster& c = fabric_.cluster();
     throw InputError(job == 0 ? "--nodes" : "--busy-jobs", 0,
                      "expected every NIC of the placement to reach the others; " + c.hcas[src].host + " " +
@@ -116,7 +115,7 @@ void NetworkStage::flush() {
   }
   std::vector<std::vector<PathShare>> paths;
   fabric_.routing().route_many(ends.data(), ends.size(), paths);
-  for (size_t i = 0; i < pending_.size(); ++i) add_flow(pending_[i], paths[i]);
+  for (size_t i = 0; i < pending_.size(); ++i) add_flow(pending_[i], ends[i], paths[i]);
   pending_.clear();
 }
 

@@ -101,7 +101,7 @@ class NetworkStage {
     double count;
   };
   void flush();
-  void add_flow(const Send& s, const std::vector<PathShare>& paths);
+  void add_flow(const Send& s, std::pair<int, int> hcas, const std::vector<PathShare>& paths);  // hcas: src, dst
 
   const FabricModel& fabric_;
   int rails_;

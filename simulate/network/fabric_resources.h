@@ -38,9 +38,9 @@ struct FabricResources {
 };
 
 FabricResources make_fabric_resources(const Cluster& cluster, double efficiency = kCableEfficiency);
-// The numbering alone (fabric_offset and the vertices' namers, no resources), and the name make_fabric_resources gives
-// one resource, made on its own: naming all 393,216 cable directions of a 65,536-host fabric
-// costs more than a prediction on it, which reports ten of them.
+// The numbering alone (fabric_offset and the vertices' namers, no resources), and the name
+// make_fabric_resources gives one resource, made on its own: naming all 393,216 cable
+// directions of a 65,536-host fabric costs more than a prediction on it, which reports ten.
 FabricResources number_cables(const Cluster& cluster);
 std::string cable_name(const Cluster& cluster, const FabricResources& cables, int resource);
 

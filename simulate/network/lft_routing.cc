@@ -143,7 +143,6 @@ class TableRouting final : public SinglePathRouting {
       }
     }
   }
-
 };
 
 }  // namespace
