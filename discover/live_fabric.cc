@@ -169,6 +169,8 @@ Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<Li
                               std::to_string(stall.count() / 1000) +
                               " s (subnet manager or simulator gone, or the port went down); nothing was written";
 
+  const AbortIsError aborted(asked + ": the fabric stopped answering mid-sweep and libibnetdisc aborted (subnet "
+                             "manager or simulator gone, or the port went down); nothing was written");
   StdoutLines lines([progress, answers](const std::string& line) {
     count_node(line, *progress);
     ++*answers;

@@ -1,8 +1,10 @@
 #include "discover/sweep_watch.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <condition_variable>
 #include <cstdio>
@@ -24,6 +26,29 @@ struct WorkState {
   std::exception_ptr error;
 };
 }  // namespace
+
+namespace {
+// A signal handler reaches only static storage, hence one message buffer (one sweep at a time).
+char abort_message[1024];
+size_t abort_message_length = 0;
+
+extern "C" void abort_as_error(int) {
+  (void)!write(2, abort_message, abort_message_length);
+  _exit(2);
+}
+}  // namespace
+
+AbortIsError::AbortIsError(const std::string& message) {
+  const std::string text = "slurmtopo: " + message + "\n";
+  abort_message_length = std::min(text.size(), sizeof abort_message);
+  std::memcpy(abort_message, text.data(), abort_message_length);
+  struct sigaction action {};
+  action.sa_handler = abort_as_error;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGABRT, &action, &previous_);
+}
+
+AbortIsError::~AbortIsError() { sigaction(SIGABRT, &previous_, nullptr); }
 
 void run_watched(std::function<void()> work, const std::shared_ptr<std::atomic<long>>& progress,
                  std::chrono::milliseconds stall, const std::function<void()>& tick, const std::string& where,

@@ -3,6 +3,8 @@
 // sweep that hangs is worse than one that fails: the admin's script never learns why.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -20,6 +22,22 @@ namespace slurmtopo {
 class AbandonedSweep : public InputError {
  public:
   using InputError::InputError;
+};
+
+// While one lives, an abort (SIGABRT) prints "slurmtopo: <message>" and exits 2 instead of
+// dumping core. An abort during a sweep is libibnetdisc failing on a fabric that went away:
+// rdma-core 44's query_smp frees an SMP twice when umad2sim's write to a dead simulator fails
+// ("send failed; -5", then glibc's "double free"). The admin gets a clear error and the exit
+// code of bad input, and nothing is written (the sweep's result is never saved).
+class AbortIsError {
+ public:
+  explicit AbortIsError(const std::string& message);
+  ~AbortIsError();
+  AbortIsError(const AbortIsError&) = delete;
+  AbortIsError& operator=(const AbortIsError&) = delete;
+
+ private:
+  struct sigaction previous_ {};
 };
 
 // Runs `work` on its own thread while the calling thread watches `progress`, which the work

@@ -1,10 +1,13 @@
 // The stall watch around a sweep, and the stdout capture that observes libibnetdisc's progress.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <future>
 #include <stdexcept>
 #include <string>
@@ -76,4 +79,43 @@ TEST_CASE("StdoutLines: printf lines go to the callback, then stdout is itself a
   std::fflush(stdout);
   CHECK(::write(STDOUT_FILENO, "", 0) == 0);
   CHECK(lines.size() == 3);
+}
+
+TEST_CASE("sweep_watch: an abort while AbortIsError lives is the clear error and exit 2, not a core dump") {
+  // Armed before the fork: the child only aborts (no allocation after fork in a process with
+  // threads left by the tests above).
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  pid_t child;
+  {
+    const AbortIsError aborted("live:ibsim0/1: the fabric stopped answering mid-sweep");
+    child = fork();
+    if (child == 0) {
+      dup2(fds[1], 2);
+      std::abort();  // as glibc does on libibnetdisc's double free
+    }
+  }
+  REQUIRE(child > 0);
+  close(fds[1]);
+  std::string err;
+  char buf[256];
+  for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) > 0;) err.append(buf, n);
+  close(fds[0]);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(err == "slurmtopo: live:ibsim0/1: the fabric stopped answering mid-sweep\n");
+}
+
+TEST_CASE("sweep_watch: once AbortIsError is gone, SIGABRT has the handler it had before") {
+  struct sigaction before {}, during {}, after {};
+  sigaction(SIGABRT, nullptr, &before);
+  {
+    const AbortIsError aborted("not printed");
+    sigaction(SIGABRT, nullptr, &during);
+  }
+  sigaction(SIGABRT, nullptr, &after);
+  CHECK((during.sa_handler != before.sa_handler));
+  CHECK((after.sa_handler == before.sa_handler));
 }
