@@ -62,10 +62,10 @@ void NetworkStage::reserve(size_t flows) {
 
 void NetworkStage::send(int a, int b, int rail, double count, int job) { pending_.push_back({a, b, rail, job, count}); }
 
-void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, const std::vector<PathShare>& paths) {
+void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::Range paths) {
   const int a = s.a, b = s.b, rail = s.rail, job = s.job;
   const double count = s.count;
-  if (paths.empty()) {
+  if (paths.count == 0) {
     const auto [src, dst] = hcas;
     const Cluster& c = fabric_.cluster();
     throw InputError(job == 0 ? "--nodes" : "--busy-jobs", 0,
@@ -74,16 +74,18 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, const std::
                          " through the fabric");
   }
   // Weights are the share of the flow on each resource: none (all 1) for one path.
-  const bool split = paths.size() > 1;
+  const bool split = paths.count > 1;
+  const RouteSet::Path* first = routes_.paths.data() + paths.first;
+  const RouteSet::Path* last = first + paths.count;
   size_t links = 0;
-  for (const PathShare& ps : paths) links += ps.links.size();
+  for (const RouteSet::Path* p = first; p != last; ++p) links += p->links.count;
   Flow f;
   f.resources.reserve(2 + links);
   f.resources = {host_resource(job, a, rail, true), host_resource(job, b, rail, false)};
   if (split) f.weights = {1.0, 1.0};
-  for (const PathShare& ps : paths)
-    for (const DirectedLink& d : ps.links) {
-      const int global = fabric_.cables().index(d);
+  for (const RouteSet::Path* p = first; p != last; ++p)
+    for (const DirectedLink* d = routes_.begin(*p); d != routes_.end(*p); ++d) {
+      const int global = fabric_.cables().index(*d);
       bool inserted;
       const int local = local_of_.get(global, static_cast<int>(p_.resources.size()), inserted);
       if (inserted) {
@@ -92,7 +94,7 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, const std::
         job_of_.push_back(-1);
       }
       f.resources.push_back(local);
-      if (split) f.weights.push_back(ps.share);
+      if (split) f.weights.push_back(p->share);
     }
   if (split) merge_repeated_resources(f);  // adaptive: a link on several paths
   p_.flows.push_back(std::move(f));
@@ -113,9 +115,8 @@ void NetworkStage::flush() {
     const Placement& pl = *jobs_[s.job];
     ends[i] = {pl.rails[s.a][s.rail], pl.rails[s.b][s.rail]};
   }
-  std::vector<std::vector<PathShare>> paths;
-  fabric_.routing().route_many(ends.data(), ends.size(), paths);
-  for (size_t i = 0; i < pending_.size(); ++i) add_flow(pending_[i], ends[i], paths[i]);
+  fabric_.routing().route_many(ends.data(), ends.size(), routes_);
+  for (size_t i = 0; i < pending_.size(); ++i) add_flow(pending_[i], ends[i], routes_.flows[i]);
   pending_.clear();
 }
 

@@ -101,7 +101,7 @@ class NetworkStage {
     double count;
   };
   void flush();
-  void add_flow(const Send& s, std::pair<int, int> hcas, const std::vector<PathShare>& paths);  // hcas: src, dst
+  void add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::Range paths);  // hcas: src, dst; paths in routes_
 
   const FabricModel& fabric_;
   int rails_;
@@ -114,6 +114,7 @@ class NetworkStage {
   std::vector<int> job_of_;             // per resource: the job of a NIC
   CableIndex local_of_;                 // fabric cable resource → this problem's
   std::vector<Send> pending_;           // sent, not yet routed
+  RouteSet routes_;                     // the last batch's routes
   double free_rate_ = 0;
 };
 

@@ -1,79 +1,64 @@
 #include "simulate/network/flow_sharing.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 
 namespace slurmtopo {
 namespace {
 
-// A binary min-heap of resources keyed by the level at which each fills, with each resource's
-// position kept so its key can change in place: at most one entry per resource, so the heap
-// stays small (and in cache) however many updates there are.
+// The resources still to fill, as (level at which it fills, resource), lowest first, ties to
+// the lower resource. A flow freezing only raises the levels of its other resources (their
+// capacity left shrinks in proportion to the weight they lose, and no faster), so an entry's
+// level is a lower bound on the resource's: the filling loop corrects the top entry when it
+// reaches it instead of updating every resource of every flow that freezes, which most
+// resources (the cables of a non-blocking tree never fill) would not need.
 class FillHeap {
  public:
-  explicit FillHeap(int n) : key_(n, 0.0), pos_(n, -1) { heap_.reserve(n); }
-  bool empty() const { return heap_.empty(); }
-  int top() const { return heap_.front(); }
-  double top_key() const { return key_[heap_.front()]; }
-  void set(int r, double key) {
-    if (pos_[r] < 0) {
-      pos_[r] = static_cast<int>(heap_.size());
-      heap_.push_back(r);
-      key_[r] = key;
-      up(pos_[r]);
-      return;
-    }
-    const double old = key_[r];
-    key_[r] = key;
-    if (key < old) up(pos_[r]);
-    else down(pos_[r]);
+  // (level, resource) as one integer: a non-negative double's bits order as the double does,
+  // so one unsigned comparison orders by level and then resource, without a branch.
+  using Key = unsigned __int128;
+  static Key key(double level, int r) {
+    return (static_cast<Key>(std::bit_cast<uint64_t>(level)) << 64) | static_cast<uint32_t>(r);
   }
-  void remove(int r) {
-    const int i = pos_[r];
-    if (i < 0) return;
-    const int last = heap_.back();
+  static double level_of(Key k) { return std::bit_cast<double>(static_cast<uint64_t>(k >> 64)); }
+  static int resource_of(Key k) { return static_cast<int>(static_cast<uint32_t>(k)); }
+
+  explicit FillHeap(std::vector<Key> keys) : heap_(std::move(keys)) {
+    std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
+  }
+  bool empty() const { return heap_.empty(); }
+  Key top() const { return heap_.front(); }
+  void pop() {
+    heap_.front() = heap_.back();
     heap_.pop_back();
-    pos_[r] = -1;
-    if (last == r) return;
-    heap_[i] = last;
-    pos_[last] = i;
-    up(i);
-    down(pos_[last]);
+    if (!heap_.empty()) sift_down();
+  }
+  // The top's level changed (raised; or lowered by a rounding hair, which keeps it on top).
+  void replace_top(double level) {
+    heap_.front() = key(level, resource_of(heap_.front()));
+    sift_down();
   }
 
  private:
-  void up(int i) {
-    const int r = heap_[i];
-    while (i > 0) {
-      const int parent = (i - 1) / 2;
-      if (key_[heap_[parent]] <= key_[r]) break;
-      heap_[i] = heap_[parent];
-      pos_[heap_[i]] = i;
-      i = parent;
-    }
-    heap_[i] = r;
-    pos_[r] = i;
-  }
-  void down(int i) {
-    const int n = static_cast<int>(heap_.size());
-    const int r = heap_[i];
+  void sift_down() {
+    const size_t n = heap_.size();
+    const Key k = heap_.front();
+    size_t i = 0;
     while (true) {
-      int child = 2 * i + 1;
+      size_t child = 2 * i + 1;
       if (child >= n) break;
-      if (child + 1 < n && key_[heap_[child + 1]] < key_[heap_[child]]) ++child;
-      if (key_[heap_[child]] >= key_[r]) break;
+      if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+      if (!(heap_[child] < k)) break;
       heap_[i] = heap_[child];
-      pos_[heap_[i]] = i;
       i = child;
     }
-    heap_[i] = r;
-    pos_[r] = i;
+    heap_[i] = k;
   }
-
-  std::vector<double> key_;
-  std::vector<int> pos_;
-  std::vector<int> heap_;
+  std::vector<Key> heap_;
 };
 
 }  // namespace
@@ -177,11 +162,29 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
 
   // Each resource: the capacity left at level `since`; it fills at since + left / weight.
   std::vector<double> left(U), since(U, 0.0);
-  FillHeap heap(U);
-  for (int r = 0; r < U; ++r) {
-    left[r] = std::max(0.0, resources[global_of(r)].capacity);
-    if (active_count[r] > 0) heap.set(r, left[r] / active_weight[r]);
+  std::vector<FillHeap::Key> entries;
+  entries.reserve(U);
+  for (int r = 0; r < U; ++r) left[r] = std::max(0.0, resources[global_of(r)].capacity);
+  // No flow runs faster than its demand or than any of its resources alone would let it
+  // (capacity / weight). A resource that would fill above that bound for every flow crossing
+  // it, even at its lowest (initial) level, never fills while one of them is unfrozen: it
+  // freezes nothing and stays out of the heap. Often most cables of a placement carry one flow.
+  std::vector<double> bound(F, kInf);
+  for (int f = 0; f < F; ++f) {
+    double b = flows[f].demand;
+    for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k)
+      if (weight_of(k) > 0) b = std::min(b, left[flow_res[k]] / weight_of(k));
+    bound[f] = b;
   }
+  for (int r = 0; r < U; ++r) {
+    if (active_count[r] == 0) continue;
+    const double level = left[r] / active_weight[r];
+    bool may_fill = false;
+    for (int k = offsets[r]; k < offsets[r + 1] && !may_fill; ++k)
+      may_fill = (!weighted || cross_weight[k] > 0) && bound[cross_flow[k]] >= level;
+    if (may_fill) entries.push_back(FillHeap::key(level, r));
+  }
+  FillHeap heap(std::move(entries));
 
   // Demand events, lowest first; flows that touch no resource get their demand outright.
   std::vector<std::pair<double, int>> by_demand;
@@ -198,10 +201,10 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
   std::sort(by_demand.begin(), by_demand.end());
   size_t next_demand = 0;
 
-  std::vector<int> dirty;
-  std::vector<char> is_dirty(U, 0);
+  int unfrozen = F - static_cast<int>(std::count(frozen.begin(), frozen.end(), 1));
   auto freeze = [&](int f, double level, int bottleneck) {
     frozen[f] = 1;
+    --unfrozen;
     out.rate[f] = level;
     out.bottleneck[f] = bottleneck;
     for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k) {
@@ -212,35 +215,41 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
       since[r] = level;
       if (--active_count[r] == 0) active_weight[r] = 0;
       else active_weight[r] -= w;
-      if (!is_dirty[r]) {
-        is_dirty[r] = 1;
-        dirty.push_back(r);
+    }
+  };
+  // Brings the heap's top up to date: drops resources no unfrozen flow crosses any more and
+  // moves those whose level rose, until the top is the next resource to fill.
+  auto settle = [&] {
+    while (!heap.empty()) {
+      const int r = FillHeap::resource_of(heap.top());
+      if (active_count[r] == 0 || active_weight[r] <= 0) {
+        heap.pop();
+        continue;
       }
+      const double level = since[r] + left[r] / active_weight[r];
+      const bool rose = level > FillHeap::level_of(heap.top());
+      heap.replace_top(level);
+      if (!rose) return;
     }
   };
 
-  while (true) {
+  while (unfrozen > 0) {  // what is left in the heap then is resources no flow still fills
     while (next_demand < by_demand.size() && frozen[by_demand[next_demand].second]) ++next_demand;
-    const double resource_level = heap.empty() ? kInf : heap.top_key();
+    settle();
+    const double resource_level = heap.empty() ? kInf : FillHeap::level_of(heap.top());
     const double demand_level = next_demand < by_demand.size() ? by_demand[next_demand].first : kInf;
     if (resource_level == kInf && demand_level == kInf) break;
 
     if (demand_level <= resource_level) {
       freeze(by_demand[next_demand++].second, std::max(0.0, demand_level), -1);
     } else {
-      const int r = heap.top();
-      heap.remove(r);
+      const int r = FillHeap::resource_of(heap.top());
+      heap.pop();
       for (int k = offsets[r]; k < offsets[r + 1]; ++k) {
         const int f = cross_flow[k];
         if (!frozen[f] && (!weighted || cross_weight[k] > 0)) freeze(f, resource_level, global_of(r));
       }
     }
-    for (int r : dirty) {
-      is_dirty[r] = 0;
-      if (active_count[r] > 0 && active_weight[r] > 0) heap.set(r, since[r] + left[r] / active_weight[r]);
-      else heap.remove(r);
-    }
-    dirty.clear();
   }
   // Flows never frozen cross only resources of zero weight for them and have no demand cap.
   for (int f = 0; f < F; ++f)

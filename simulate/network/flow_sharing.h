@@ -36,9 +36,10 @@ struct Sharing {
 
 // Progressive filling (water-filling), exact: all unfrozen flows rise together; when a
 // resource fills, the flows crossing it freeze at that rate with it as their bottleneck; a
-// flow reaching its demand freezes there. The next resource to fill comes from a heap keyed
-// by the level at which it fills, updated only for the resources of flows that freeze, so the
-// cost is O((resources + total crossings) log resources).
+// flow reaching its demand freezes there. Resources filling at the same level fill in index
+// order (so a caller numbering them in a stable order gets stable bottlenecks). The next
+// resource to fill comes from a heap keyed by the level at which it fills, corrected only
+// when an entry reaches the top, so the cost is O(resources log resources + total crossings).
 // A flow with no resource of positive weight gets its demand. Throws std::invalid_argument on
 // a resource index out of range or weights of the wrong length.
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows);

@@ -389,7 +389,7 @@ class FtreeRouting final : public Routing {
     if (is_cn_[dst]) tables_->route_into(src, dst, out);
     else minhop_->route_into(src, dst, out);
   }
-  void route_many(const std::pair<int, int>* pairs, size_t n, std::vector<std::vector<PathShare>>& out) const override {
+  void route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const override {
     if (std::all_of(pairs, pairs + n, [&](const std::pair<int, int>& p) { return is_cn_[p.second]; }))
       return tables_->route_many(pairs, n, out);
     Routing::route_many(pairs, n, out);

@@ -37,12 +37,24 @@ class TableRouting final : public SinglePathRouting {
   RoutingKind kind() const override { return kind_; }
 
   void route_into(int src, int dst, std::vector<PathShare>& out) const override {
-    walk(1, [&](size_t) { return std::pair<int, int>(src, dst); }, &out);
+    const std::pair<int, int> pair{src, dst};
+    walk(&pair, 1, [&](size_t, const DirectedLink* links, int count, bool reachable) {
+      out.resize(reachable ? 1 : 0);
+      if (!reachable) return;
+      out.front().share = 1.0;
+      out.front().links.assign(links, links + count);
+    });
   }
 
-  void route_many(const std::pair<int, int>* pairs, size_t n, std::vector<std::vector<PathShare>>& out) const override {
-    out.resize(n);
-    walk(n, [&](size_t i) { return pairs[i]; }, out.data());
+  void route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const override {
+    out.clear();
+    out.flows.resize(n);
+    walk(pairs, n, [&](size_t f, const DirectedLink* links, int count, bool reachable) {
+      out.flows[f] = {static_cast<int>(out.paths.size()), reachable ? 1 : 0};
+      if (!reachable) return;
+      out.paths.push_back({{static_cast<int>(out.links.size()), count}, 1.0});
+      out.links.insert(out.links.end(), links, links + count);
+    });
   }
 
  private:
@@ -63,13 +75,15 @@ class TableRouting final : public SinglePathRouting {
   std::vector<Hop> hops_;  // by switch index * stride_ + port
 
   // A flow being walked: the switch it is at, and whether its table entry (phase 0) or the
-  // hop that entry names (phase 1) is the next read, already prefetched.
+  // hop that entry names (phase 1) is the next read, already prefetched; its links so far are
+  // in one of the walk's buffers.
   struct Lane {
     size_t flow;
     int sw, hops;
     const HcaAttachment* dst;
     const Hop* hop;
     bool at_hop;
+    int buffer;
   };
 
   const uint8_t* entry(int sw, uint32_t lid) const {
@@ -79,37 +93,45 @@ class TableRouting final : public SinglePathRouting {
 
   // Walks up to kLanes flows at a time, one read per flow per round, prefetching the read
   // each flow makes next: the walk is memory-bound, and this keeps kLanes misses in flight.
-  template <typename Pair>
-  void walk(size_t n, Pair pair, std::vector<PathShare>* out) const {
+  // Flows finish in any order: sink(flow, links, count, reachable) is called once per flow.
+  template <typename Sink>
+  void walk(const std::pair<int, int>* pairs, size_t n, Sink&& sink) const {
     constexpr int kLanes = 16;
     Lane lanes[kLanes];
-    int active = 0;
+    std::vector<DirectedLink> buffers[kLanes];
+    int free_buffers[kLanes];
+    for (int b = 0; b < kLanes; ++b) free_buffers[b] = b;
+    int active = 0, spare = kLanes;
     size_t next = 0;
     const int max_hops = static_cast<int>(table_of_.size()) + 1;
     auto start = [&] {
       while (next < n && active < kLanes) {
         const size_t f = next++;
-        const auto [s, d] = pair(f);
-        const auto ends = start_single_path(*index_, s, d, out[f]);
-        if (!ends.first) continue;
-        out[f].front().links.push_back(ends.first->up);
+        bool local;
+        const auto ends = single_path_ends(*index_, pairs[f].first, pairs[f].second, local);
+        if (!ends.first) {
+          sink(f, nullptr, 0, local);
+          continue;
+        }
+        const int b = free_buffers[--spare];
+        buffers[b].clear();
+        buffers[b].push_back(ends.first->up);
         const uint8_t* e = entry(ends.first->leaf, ends.second->lid);
         if (e) __builtin_prefetch(e);
-        lanes[active++] = Lane{f, ends.first->leaf, 0, ends.second, nullptr, false};
+        lanes[active++] = Lane{f, ends.first->leaf, 0, ends.second, nullptr, false, b};
       }
     };
     start();
     while (active > 0) {
       for (int j = 0; j < active;) {
         Lane& l = lanes[j];
-        std::vector<PathShare>& o = out[l.flow];
-        bool done = false;
+        std::vector<DirectedLink>& links = buffers[l.buffer];
+        int outcome = 0;  // 0 walking, 1 arrived, -1 unreachable
         if (!l.at_hop) {
           const uint8_t* e = entry(l.sw, l.dst->lid);
           const uint8_t port = e ? *e : ForwardingTables::kNoPort;
           if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) {
-            o.clear();
-            done = true;
+            outcome = -1;
           } else {
             l.hop = &hops_[static_cast<size_t>(l.sw) * stride_ + port];
             __builtin_prefetch(l.hop);
@@ -118,15 +140,13 @@ class TableRouting final : public SinglePathRouting {
         } else {
           const Hop& hop = *l.hop;
           if (hop.peer < 0) {
-            o.clear();
-            done = true;
+            outcome = -1;
           } else {
-            o.front().links.push_back(hop.out);
+            links.push_back(hop.out);
             if (hop.peer == l.dst->vertex) {
-              done = true;
+              outcome = 1;
             } else if (hop.peer_switch < 0 || ++l.hops >= max_hops) {
-              o.clear();  // into another CA, or a forwarding loop
-              done = true;
+              outcome = -1;  // into another CA, or a forwarding loop
             } else {
               l.sw = hop.peer_switch;
               l.at_hop = false;
@@ -134,7 +154,9 @@ class TableRouting final : public SinglePathRouting {
             }
           }
         }
-        if (done) {
+        if (outcome != 0) {
+          sink(l.flow, links.data(), static_cast<int>(links.size()), outcome > 0);
+          free_buffers[spare++] = l.buffer;
           lanes[j] = lanes[--active];
           start();
         } else {

@@ -14,6 +14,29 @@ std::vector<PathShare> SinglePathRouting::route(int src, int dst) const {
   return out;
 }
 
+void RouteSet::add(const std::vector<PathShare>& route) {
+  flows.push_back({static_cast<int>(paths.size()), static_cast<int>(route.size())});
+  for (const PathShare& ps : route) {
+    paths.push_back({{static_cast<int>(links.size()), static_cast<int>(ps.links.size())}, ps.share});
+    links.insert(links.end(), ps.links.begin(), ps.links.end());
+  }
+}
+
+void RouteSet::add_path(const DirectedLink* first, int count) {
+  flows.push_back({static_cast<int>(paths.size()), 1});
+  paths.push_back({{static_cast<int>(links.size()), count}, 1.0});
+  links.insert(links.end(), first, first + count);
+}
+
+void Routing::route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const {
+  out.clear();
+  std::vector<PathShare> one;
+  for (size_t i = 0; i < n; ++i) {
+    route_into(pairs[i].first, pairs[i].second, one);
+    out.add(one);
+  }
+}
+
 RoutingKind parse_routing_kind(const std::string& name) {
   std::string n = name;
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });

@@ -54,6 +54,35 @@ struct PathShare {
   double share = 1.0;
 };
 
+// Many flows' routes in three flat arrays, so that a prediction routing thousands of flows
+// allocates nothing per flow: flow i's PathShares are paths[flows[i].first ..
+// flows[i].first + flows[i].count), path p's links are links[p.links.first .. + p.links.count).
+// An unreachable flow has no paths; src == dst has one path with no links.
+struct RouteSet {
+  struct Range {
+    int first = 0, count = 0;
+  };
+  struct Path {
+    Range links;
+    double share = 1.0;
+  };
+  std::vector<DirectedLink> links;
+  std::vector<Path> paths;
+  std::vector<Range> flows;
+
+  void clear() {
+    links.clear();
+    paths.clear();
+    flows.clear();
+  }
+  void add(const std::vector<PathShare>& route);  // appends one flow
+  // One path of share 1 over `count` links (`count` may be 0); appends one flow.
+  void add_path(const DirectedLink* first, int count);
+  void add_unreachable() { flows.push_back({static_cast<int>(paths.size()), 0}); }
+  const DirectedLink* begin(const Path& p) const { return links.data() + p.links.first; }
+  const DirectedLink* end(const Path& p) const { return links.data() + p.links.first + p.links.count; }
+};
+
 class Routing {
  public:
   virtual ~Routing() = default;
@@ -64,13 +93,10 @@ class Routing {
   // The same into `out`, reusing its storage: a caller routing many flows allocates nothing
   // once the buffers have grown. The default calls route().
   virtual void route_into(int src_hca, int dst_hca, std::vector<PathShare>& out) const { out = route(src_hca, dst_hca); }
-  // Many flows at once: out[i] (out is resized to n) is what route_into(pairs[i]) gives. The
-  // default routes them one by one; forwarding-table walks interleave them, so that the
-  // table reads of several flows (each a cache miss on a large fabric) overlap.
-  virtual void route_many(const std::pair<int, int>* pairs, size_t n, std::vector<std::vector<PathShare>>& out) const {
-    out.resize(n);
-    for (size_t i = 0; i < n; ++i) route_into(pairs[i].first, pairs[i].second, out[i]);
-  }
+  // Many flows at once, into `out` (cleared first): flow i's paths are what route_into(pairs[i])
+  // gives. The default routes them one by one; forwarding-table walks interleave them, so that
+  // the table reads of several flows (each a cache miss on a large fabric) overlap.
+  virtual void route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const;
   virtual RoutingKind kind() const = 0;
 };
 

@@ -18,24 +18,31 @@ class SinglePathRouting : public Routing {
   std::vector<PathShare> route(int src, int dst) const final;
 
  protected:
-  // Makes `out` one PathShare of share 1 with no links and returns the two HCAs' attachments
-  // to walk between, or {nullptr, nullptr} when there is nothing to walk: src == dst keeps
-  // the empty path (the traffic never leaves the HCA); an uncabled HCA or another fabric
-  // clears `out` (unreachable).
+  // The two HCAs' attachments to walk between, or {nullptr, nullptr} when there is nothing to
+  // walk: then `local` says whether src == dst (one path of no links: the traffic never leaves
+  // the HCA) or not (unreachable: an uncabled HCA or another fabric).
   // (Defined here: it is on the path of every route a placement's prediction takes.)
-  static std::pair<const HcaAttachment*, const HcaAttachment*> start_single_path(const FabricIndex& index, int src,
-                                                                              int dst, std::vector<PathShare>& out) {
-    out.resize(1);
-    out.front().share = 1.0;
-    out.front().links.clear();
-    if (src == dst) return {nullptr, nullptr};
+  static std::pair<const HcaAttachment*, const HcaAttachment*> single_path_ends(const FabricIndex& index, int src,
+                                                                             int dst, bool& local) {
+    local = src == dst;
+    if (local) return {nullptr, nullptr};
     const HcaAttachment& a = index.hca(src);
     const HcaAttachment& b = index.hca(dst);
-    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) {
-      out.clear();
-      return {nullptr, nullptr};
-    }
+    if (a.leaf < 0 || b.leaf < 0 || a.fabric != b.fabric) return {nullptr, nullptr};
     return {&a, &b};
+  }
+  // The same, making `out` one PathShare of share 1 with no links (walks append to it), or
+  // none when unreachable.
+  static std::pair<const HcaAttachment*, const HcaAttachment*> start_single_path(const FabricIndex& index, int src,
+                                                                              int dst, std::vector<PathShare>& out) {
+    bool local;
+    const auto ends = single_path_ends(index, src, dst, local);
+    out.resize(ends.first || local ? 1 : 0);
+    if (!out.empty()) {
+      out.front().share = 1.0;
+      out.front().links.clear();
+    }
+    return ends;
   }
 };
 

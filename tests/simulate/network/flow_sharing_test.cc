@@ -153,7 +153,29 @@ TEST_CASE("max_min_fair: agrees with textbook progressive filling on random inst
     const std::vector<double> expected = naive_max_min(res, flows);
     for (int f = 0; f < F; ++f) CHECK(s.rate[f] == doctest::Approx(expected[f]).epsilon(1e-6));
     for (int r = 0; r < R; ++r) CHECK(s.load[r] <= res[r].capacity * (1 + 1e-9));
+    // Each flow's bottleneck is full and runs none of its flows faster than this one.
+    for (int f = 0; f < F; ++f) {
+      const int b = s.bottleneck[f];
+      if (b < 0) {
+        CHECK(s.rate[f] == doctest::Approx(flows[f].demand));
+        continue;
+      }
+      CHECK(std::find(flows[f].resources.begin(), flows[f].resources.end(), b) != flows[f].resources.end());
+      CHECK(s.load[b] == doctest::Approx(res[b].capacity).epsilon(1e-6));
+      for (int g = 0; g < F; ++g)
+        if (std::find(flows[g].resources.begin(), flows[g].resources.end(), b) != flows[g].resources.end())
+          CHECK(s.rate[g] <= s.rate[f] * (1 + 1e-9));
+    }
   }
+}
+
+TEST_CASE("max_min_fair: resources filling at the same level fill in index order") {
+  // Three equal links in a row, each flow crossing two of them: every link fills at 5. The
+  // lowest index fills first and holds both its flows; of the two left full, L1 holds flow 0.
+  const std::vector<Resource> res{{"L0", 10.0}, {"L1", 10.0}, {"L2", 10.0}};
+  const Sharing s = max_min_fair(res, {Flow{{1, 2}, {}}, Flow{{0, 1}, {}}, Flow{{0, 2}, {}}});
+  CHECK(s.bottleneck == std::vector<int>{1, 0, 0});
+  for (double r : s.rate) CHECK(r == doctest::Approx(5.0));
 }
 
 TEST_CASE("max_min_fair: unused resources change nothing (the sparse path agrees with the dense)") {

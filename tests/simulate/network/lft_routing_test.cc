@@ -96,19 +96,25 @@ TEST_CASE("lft: routing many flows at once gives each its own route, reachable o
   REQUIRE(path.links.size() >= 4);
   t.by_switch[to_end(c, path.links[2]).guid][lid] = static_cast<uint8_t>(to_end(c, path.links[2]).port);  // a loop
   t.by_switch[c.switches.back().guid].assign(4, ForwardingTables::kNoPort);                               // no entries
-  for (const auto& routing : {make_lft_routing(c, t), make_routing(c, RoutingKind::Ftree)}) {
+  for (const auto& routing : {make_lft_routing(c, t), make_routing(c, RoutingKind::Ftree), make_routing(c, RoutingKind::MinHop)}) {
     std::vector<std::pair<int, int>> pairs;
     for (int s = 0; s < static_cast<int>(c.hcas.size()); s += 3)
       for (int d = 0; d < static_cast<int>(c.hcas.size()); ++d) pairs.push_back({s, d});
-    std::vector<std::vector<PathShare>> many(5);  // stale buffers are overwritten
+    RouteSet many;
+    many.add_path(path.links.data(), 2);  // a stale batch is cleared
     routing->route_many(pairs.data(), pairs.size(), many);
-    REQUIRE(many.size() == pairs.size());
+    REQUIRE(many.flows.size() == pairs.size());
     int unreachable = 0;
     std::vector<PathShare> one;
     for (size_t i = 0; i < pairs.size(); ++i) {
       routing->route_into(pairs[i].first, pairs[i].second, one);
-      REQUIRE(many[i].size() == one.size());
-      for (size_t k = 0; k < one.size(); ++k) CHECK(many[i][k].links == one[k].links);
+      const RouteSet::Range r = many.flows[i];
+      REQUIRE(r.count == static_cast<int>(one.size()));
+      for (int k = 0; k < r.count; ++k) {
+        const RouteSet::Path& p = many.paths[r.first + k];
+        CHECK(std::vector<DirectedLink>(many.begin(p), many.end(p)) == one[k].links);
+        CHECK(p.share == one[k].share);
+      }
       unreachable += one.empty();
     }
     if (routing->kind() == RoutingKind::Lft) CHECK(unreachable > 0);
