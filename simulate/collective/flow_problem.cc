@@ -28,16 +28,15 @@ Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector
   if (held.empty()) return out;
 
   std::vector<double> offered(held.size(), 0), flows(held.size(), 0);
-  for (size_t f = 0; f < problem.flows.size(); ++f) {
-    const Flow& flow = problem.flows[f];
-    for (size_t i = 0; i < flow.resources.size(); ++i) {
-      const int k = slot[flow.resources[i]];
+  const FlowSet& set = problem.flows;
+  for (size_t f = 0; f < set.size(); ++f)
+    for (int i = set.begin(f); i < set.end(f); ++i) {
+      const int k = slot[set.resources[i]];
       if (k < 0) continue;
-      const double w = flow.weights.empty() ? 1.0 : flow.weights[i];
+      const double w = set.weight(i);
       offered[k] += w * expected[f];
       flows[k] += w * problem.channels(f);
     }
-  }
   auto over = [&](int k) {
     const double cap = problem.resources[held[k]].capacity;
     return cap > 0 ? offered[k] / cap : kInf;

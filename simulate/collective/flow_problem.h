@@ -17,7 +17,7 @@ namespace slurmtopo {
 // weight on each resource is count × its share there, so a solved rate is per channel.
 struct Problem {
   std::vector<Resource> resources;
-  std::vector<Flow> flows;
+  FlowSet flows;
   std::vector<double> count;
   // Every flow stands for the same number of channels, left out of the weights: solved
   // rates are then per flow, count[f] times a channel's (the common case, and the cheaper).

@@ -52,7 +52,7 @@ int NetworkStage::add_job(const Placement& placement) {
 }
 
 void NetworkStage::reserve(size_t flows) {
-  p_.flows.reserve(flows);
+  p_.flows.reserve(flows, flows * 8);
   p_.count.reserve(flows);
   // A placement of this many flows may touch most of a small fabric: index its cables
   // densely then, sparsely otherwise.
@@ -77,12 +77,13 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::R
   const bool split = paths.count > 1;
   const RouteSet::Path* first = routes_.paths.data() + paths.first;
   const RouteSet::Path* last = first + paths.count;
-  size_t links = 0;
-  for (const RouteSet::Path* p = first; p != last; ++p) links += p->links.count;
-  Flow f;
-  f.resources.reserve(2 + links);
-  f.resources = {host_resource(job, a, rail, true), host_resource(job, b, rail, false)};
-  if (split) f.weights = {1.0, 1.0};
+  FlowSet& set = p_.flows;
+  if (split) set.make_weighted();
+  const bool weighted = set.weighted;
+  const size_t start = set.resources.size();
+  set.resources.push_back(host_resource(job, a, rail, true));
+  set.resources.push_back(host_resource(job, b, rail, false));
+  if (weighted) set.weights.insert(set.weights.end(), {1.0, 1.0});
   for (const RouteSet::Path* p = first; p != last; ++p)
     for (const DirectedLink* d = routes_.begin(*p); d != routes_.end(*p); ++d) {
       const int global = fabric_.cables().index(*d);
@@ -93,11 +94,20 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::R
         cable_of_.push_back(global);
         job_of_.push_back(-1);
       }
-      f.resources.push_back(local);
-      if (split) f.weights.push_back(p->share);
+      set.resources.push_back(local);
+      if (weighted) set.weights.push_back(split ? p->share : 1.0);
     }
-  if (split) merge_repeated_resources(f);  // adaptive: a link on several paths
-  p_.flows.push_back(std::move(f));
+  if (split) {  // adaptive: a link on several paths
+    Flow f;
+    f.resources.assign(set.resources.begin() + start, set.resources.end());
+    f.weights.assign(set.weights.begin() + start, set.weights.end());
+    merge_repeated_resources(f);
+    set.resources.resize(start);
+    set.weights.resize(start);
+    set.resources.insert(set.resources.end(), f.resources.begin(), f.resources.end());
+    set.weights.insert(set.weights.end(), f.weights.begin(), f.weights.end());
+  }
+  set.close();
   p_.count.push_back(count);
   if (jobs_.size() > 1 || job > 0) {
     p_.job.resize(p_.flows.size() - 1, 0);
@@ -125,12 +135,12 @@ Solved NetworkStage::solve() {
   // Flows standing for equally many channels share as single flows do; otherwise the
   // channel counts go into the weights.
   p_.per_flow = std::all_of(p_.count.begin(), p_.count.end(), [&](double c) { return c == p_.count.front(); });
-  if (!p_.per_flow)
-    for (size_t i = 0; i < p_.flows.size(); ++i) {
-      Flow& f = p_.flows[i];
-      if (f.weights.empty()) f.weights.assign(f.resources.size(), 1.0);
-      for (double& w : f.weights) w *= p_.count[i];
-    }
+  FlowSet& set = p_.flows;
+  if (!p_.per_flow) {
+    set.make_weighted();
+    for (size_t i = 0; i < set.size(); ++i)
+      for (int k = set.begin(i); k < set.end(i); ++k) set.weights[k] *= p_.count[i];
+  }
   if (!p_.job.empty()) p_.job.resize(p_.flows.size(), 0);
   Sharing fabric = max_min_fair(p_.resources, p_.flows);
   if (jobs_.size() > 1) {
@@ -140,7 +150,7 @@ Solved NetworkStage::solve() {
       std::vector<double> slowest(jobs_.size(), kInf);  // per channel
       for (size_t f = 0; f < p_.flows.size(); ++f)
         slowest[p_.job[f]] = std::min(slowest[p_.job[f]], fabric.rate[f] / p_.channels(f));
-      for (size_t f = 0; f < p_.flows.size(); ++f) p_.flows[f].demand = slowest[p_.job[f]] * p_.channels(f);
+      for (size_t f = 0; f < p_.flows.size(); ++f) set.demand[f] = slowest[p_.job[f]] * p_.channels(f);
       fabric = max_min_fair(p_.resources, p_.flows);
     }
     for (size_t f = 0; f < p_.flows.size(); ++f)
@@ -153,8 +163,7 @@ Solved NetworkStage::solve() {
   std::vector<double> weight(own, 0.0);
   for (size_t f = 0; f < p_.flows.size(); ++f) {
     if (!p_.mine(f)) continue;
-    for (int i = 0; i < 2; ++i)
-      weight[p_.flows[f].resources[i]] += p_.flows[f].weights.empty() ? 1.0 : p_.flows[f].weights[i];
+    for (int i = set.begin(f); i < set.begin(f) + 2; ++i) weight[set.resources[i]] += set.weight(i);
   }
   double level = kInf;  // per flow as solved
   for (int r = 0; r < own; ++r)

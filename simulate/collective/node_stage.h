@@ -37,19 +37,20 @@ class NodeStage {
     auto key = std::make_pair(a, b);
     const auto it = index_.find(key);
     if (it != index_.end()) {
-      for (double& w : p_.flows[it->second].weights) w += count;
+      FlowSet& set = p_.flows;
+      for (int k = set.begin(it->second); k < set.end(it->second); ++k) set.weights[k] += count;
       p_.count[it->second] += count;
       return;
     }
     index_[key] = static_cast<int>(p_.flows.size());
-    p_.flows.push_back({{2 * a, 2 * b + 1}, {count, count}});
+    p_.flows.add({{2 * a, 2 * b + 1}, {count, count}});
     p_.count.push_back(count);
   }
 
   // One flow per GPU into and out of the switch, `tx`/`rx` bytes per byte of the result.
   void nvls(double tx, double rx) {
     for (int g = 0; g < h_.gpus_per_node; ++g) {
-      p_.flows.push_back({{2 * g, 2 * g + 1}, {tx, rx}});
+      p_.flows.add({{2 * g, 2 * g + 1}, {tx, rx}});
       p_.count.push_back(1);
     }
   }

@@ -81,42 +81,53 @@ void merge_repeated_resources(Flow& flow) {
   }
 }
 
+void FlowSet::add(const Flow& f) {
+  if (!f.weights.empty() && f.weights.size() != f.resources.size())
+    throw std::invalid_argument("FlowSet: flow " + std::to_string(size()) + " has " + std::to_string(f.weights.size()) +
+                                " weights for " + std::to_string(f.resources.size()) + " resources");
+  if (!f.weights.empty()) make_weighted();
+  resources.insert(resources.end(), f.resources.begin(), f.resources.end());
+  if (weighted) {
+    if (f.weights.empty()) weights.resize(resources.size(), 1.0);
+    else weights.insert(weights.end(), f.weights.begin(), f.weights.end());
+  }
+  close(f.demand);
+}
+
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows) {
+  FlowSet set;
+  for (const Flow& f : flows) set.add(f);
+  return max_min_fair(resources, set);
+}
+
+Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flows) {
   const int R = static_cast<int>(resources.size());
   const int F = static_cast<int>(flows.size());
   constexpr double kInf = std::numeric_limits<double>::infinity();
   constexpr double kUnbounded = 1e300;  // Flow::demand's default
 
-  // Flows flattened (flow → crossings), so the filling loop never chases a flow's own vectors.
-  std::vector<int> flow_offsets(F + 1, 0);
-  for (int f = 0; f < F; ++f) {
-    const Flow& flow = flows[f];
-    if (!flow.weights.empty() && flow.weights.size() != flow.resources.size())
-      throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " has " +
-                                  std::to_string(flow.weights.size()) + " weights for " +
-                                  std::to_string(flow.resources.size()) + " resources");
-    flow_offsets[f + 1] = flow_offsets[f] + static_cast<int>(flow.resources.size());
-  }
+  const std::vector<int>& flow_offsets = flows.first;
+  if (flow_offsets.size() != flows.demand.size() + 1 || flow_offsets.back() != static_cast<int>(flows.resources.size()))
+    throw std::invalid_argument("max_min_fair: " + std::to_string(flow_offsets.size()) + " flow offsets for " +
+                                std::to_string(F) + " flows and " + std::to_string(flows.resources.size()) +
+                                " crossings");
   const int C = flow_offsets[F];
   // Without weights (every flow on single paths, the common case) every crossing weighs 1.0
   // and the two weight arrays are not built: on a 1,024-node tree they are 4 MB of fresh
   // memory per solve, most of the cost of touching it.
-  const bool weighted = std::any_of(flows.begin(), flows.end(), [](const Flow& f) { return !f.weights.empty(); });
-  std::vector<int> flow_res(C);  // local resource index of each crossing (see below)
-  std::vector<double> flow_w(weighted ? C : 0);
+  const bool weighted = flows.weighted;
+  if (weighted ? static_cast<int>(flows.weights.size()) != C : !flows.weights.empty())
+    throw std::invalid_argument("max_min_fair: " + std::to_string(flows.weights.size()) + " weights for " +
+                                std::to_string(C) + " crossings");
+  std::vector<int> flow_res(flows.resources);  // local resource index of each crossing (see below)
+  const std::vector<double>& flow_w = flows.weights;
   auto weight_of = [&](int k) { return weighted ? flow_w[k] : 1.0; };
-  for (int f = 0; f < F; ++f) {
-    const Flow& flow = flows[f];
-    int k = flow_offsets[f];
-    for (size_t i = 0; i < flow.resources.size(); ++i, ++k) {
-      const int r = flow.resources[i];
-      if (r < 0 || r >= R)
-        throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " names resource " +
-                                    std::to_string(r) + " of " + std::to_string(R));
-      flow_res[k] = r;
-      if (weighted) flow_w[k] = flow.weights.empty() ? 1.0 : flow.weights[i];
+  for (int k = 0; k < C; ++k)
+    if (flow_res[k] < 0 || flow_res[k] >= R) {
+      const int f = static_cast<int>(std::upper_bound(flow_offsets.begin(), flow_offsets.end(), k) - flow_offsets.begin()) - 1;
+      throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " names resource " +
+                                  std::to_string(flow_res[k]) + " of " + std::to_string(R));
     }
-  }
   // Work on the resources the flows use only: a few hundred flows over a fabric of 200,000
   // cable directions should not pay for all of them. When crossings are few, number the used
   // resources densely (by sorting the crossings); otherwise index resources directly.
@@ -171,7 +182,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
   // freezes nothing and stays out of the heap. Often most cables of a placement carry one flow.
   std::vector<double> bound(F, kInf);
   for (int f = 0; f < F; ++f) {
-    double b = flows[f].demand;
+    double b = flows.demand[f];
     for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k)
       if (weight_of(k) > 0) b = std::min(b, left[flow_res[k]] / weight_of(k));
     bound[f] = b;
@@ -193,9 +204,9 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
     for (int k = flow_offsets[f]; k < flow_offsets[f + 1] && !uses_any; ++k) uses_any = weight_of(k) > 0;
     if (!uses_any) {
       frozen[f] = 1;
-      out.rate[f] = flows[f].demand;
-    } else if (flows[f].demand < kUnbounded) {
-      by_demand.push_back({flows[f].demand, f});
+      out.rate[f] = flows.demand[f];
+    } else if (flows.demand[f] < kUnbounded) {
+      by_demand.push_back({flows.demand[f], f});
     }
   }
   std::sort(by_demand.begin(), by_demand.end());
@@ -253,7 +264,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
   }
   // Flows never frozen cross only resources of zero weight for them and have no demand cap.
   for (int f = 0; f < F; ++f)
-    if (!frozen[f]) out.rate[f] = flows[f].demand;
+    if (!frozen[f]) out.rate[f] = flows.demand[f];
 
   out.load.assign(R, 0.0);
   for (int f = 0; f < F; ++f)

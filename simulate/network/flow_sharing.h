@@ -23,6 +23,43 @@ struct Flow {
   double demand = 1e300;         // GB/s cap (e.g. a GPU's copy-engine limit); default unbounded
 };
 
+// Many flows in a few flat arrays, the form max_min_fair works on: flow f crosses
+// resources[first[f] .. first[f + 1]) with the weights at the same positions (unless not
+// `weighted`: every crossing 1.0). A caller adding thousands of flows per solve builds it directly,
+// without a vector per flow.
+struct FlowSet {
+  std::vector<int> first{0};
+  std::vector<int> resources;
+  std::vector<double> weights;  // one per crossing if `weighted`, else empty
+  std::vector<double> demand;   // per flow
+  bool weighted = false;        // false: every crossing weighs 1.0
+
+  size_t size() const { return demand.size(); }
+  bool empty() const { return demand.empty(); }
+  void reserve(size_t flows, size_t crossings) {
+    first.reserve(flows + 1);
+    demand.reserve(flows);
+    resources.reserve(crossings);
+  }
+  // Appends a flow (weights: empty for all 1.0). Weights appear for every flow once one has
+  // them.
+  void add(const Flow& f);
+  // Ends the flow whose crossings were pushed onto `resources` (and `weights`, if kept) since
+  // the last one ended.
+  void close(double flow_demand = 1e300) {
+    first.push_back(static_cast<int>(resources.size()));
+    demand.push_back(flow_demand);
+  }
+  // Every crossing's weight, made explicit (1.0 where there were none).
+  void make_weighted() {
+    if (!weighted) weights.assign(resources.size(), 1.0);
+    weighted = true;
+  }
+  int begin(size_t f) const { return first[f]; }
+  int end(size_t f) const { return first[f + 1]; }
+  double weight(int k) const { return weighted ? weights[k] : 1.0; }
+};
+
 // A resource the flow lists more than once (a link on several of its adaptive or ftree paths)
 // becomes one crossing of summed weight, resources in increasing order, as max_min_fair wants
 // them ("each crossed once"); empty weights count 1.0 each.
@@ -42,6 +79,7 @@ struct Sharing {
 // when an entry reaches the top, so the cost is O(resources log resources + total crossings).
 // A flow with no resource of positive weight gets its demand. Throws std::invalid_argument on
 // a resource index out of range or weights of the wrong length.
+Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flows);
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows);
 
 }  // namespace slurmtopo

@@ -11,7 +11,9 @@ TEST_CASE("flow problem: the slowest of the placement's flows and what holds it 
   // neighbour's flow n shares the first with a.
   Problem p;
   p.resources = {{"", 10}, {"", 30}};
-  p.flows = {Flow{{0, 1}, {}}, Flow{{1}, {}}, Flow{{0}, {}}};
+  for (const Flow& f : {Flow{{0, 1}, {}}, Flow{{1}, {}}}) p.flows.add(f);
+  Problem alone = p;  // the placement's flows without the neighbour's
+  p.flows.add(Flow{{0}, {}});
   p.count = {1, 1, 1};
   p.per_flow = true;
   p.job = {0, 0, 1};
@@ -30,10 +32,10 @@ TEST_CASE("flow problem: the slowest of the placement's flows and what holds it 
   CHECK(out.bottlenecks[0].oversubscription == doctest::Approx(1.5));
 
   SUBCASE("without the neighbour the placement's slowest flow is alone on the slow cable") {
-    p.flows.pop_back();
-    p.count.pop_back();
-    p.job.clear();
-    const Sharing alone = max_min_fair(p.resources, p.flows);
-    CHECK(solve_problem(p, alone, {10, 30}).rate == doctest::Approx(10));
+    alone.count = {1, 1};
+    alone.per_flow = true;
+    alone.name = p.name;
+    const Sharing shared = max_min_fair(alone.resources, alone.flows);
+    CHECK(solve_problem(alone, shared, {10, 30}).rate == doctest::Approx(10));
   }
 }

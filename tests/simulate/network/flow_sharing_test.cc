@@ -129,7 +129,7 @@ TEST_CASE("max_min_fair: edge cases") {
 
   CHECK_THROWS_AS(max_min_fair(res, {Flow{{2}, {}}}), std::invalid_argument);
   CHECK_THROWS_AS(max_min_fair(res, {Flow{{0, 1}, {1.0}}}), std::invalid_argument);
-  CHECK(max_min_fair({}, {}).rate.empty());
+  CHECK(max_min_fair({}, std::vector<Flow>{}).rate.empty());
 }
 
 TEST_CASE("max_min_fair: agrees with textbook progressive filling on random instances") {
@@ -193,4 +193,30 @@ TEST_CASE("max_min_fair: unused resources change nothing (the sparse path agrees
   CHECK(s.load[4711] == doctest::Approx(10.0));
   CHECK(s.load[17] == doctest::Approx(4.0));
   CHECK(s.load[0] == 0.0);
+}
+
+TEST_CASE("max_min_fair: a FlowSet built flow by flow shares as the flows do") {
+  // Weights on the first flow only, then none, then a flow built crossing by crossing: the
+  // set keeps every weight where it belongs (a flow without weights weighs 1.0 throughout).
+  const std::vector<Resource> res{{"L0", 12.0}, {"L1", 6.0}};
+  const std::vector<Flow> flows{Flow{{0, 1}, {0.5, 0.5}}, Flow{{0}, {}}, Flow{{1}, {}}};
+  FlowSet set;
+  set.add(flows[0]);
+  set.add(flows[1]);
+  set.resources.push_back(1);
+  set.weights.push_back(1.0);
+  set.close();
+  REQUIRE(set.size() == 3);
+  CHECK(set.weight(0) == 0.5);
+  CHECK(set.weight(2) == 1.0);
+  const Sharing a = max_min_fair(res, flows), b = max_min_fair(res, set);
+  CHECK(a.rate == b.rate);
+  CHECK(a.bottleneck == b.bottleneck);
+  // L1: 0.5 r0 + r2 = 6 with r0 = r2 = 4; L0 then gives flow 1 what is left: 12 - 2 = 10.
+  CHECK(b.rate[0] == doctest::Approx(4.0));
+  CHECK(b.rate[1] == doctest::Approx(10.0));
+
+  FlowSet broken = set;
+  broken.first.pop_back();
+  CHECK_THROWS_AS(max_min_fair(res, broken), std::invalid_argument);
 }
