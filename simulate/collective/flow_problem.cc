@@ -15,7 +15,7 @@ Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector
     if (problem.mine(f)) out.rate = std::min(out.rate, s.rate[f] / problem.channels(f));
 
   // The resources that froze a slowest flow, each with a slot for what it is offered.
-  std::vector<int> slot(problem.resources.size(), -1);
+  std::vector<int> slot(problem.capacity.size(), -1);
   std::vector<int> held;
   for (size_t f = 0; f < problem.flows.size(); ++f) {
     const int r = s.bottleneck[f];
@@ -38,7 +38,7 @@ Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector
       flows[k] += w * problem.channels(f);
     }
   auto over = [&](int k) {
-    const double cap = problem.resources[held[k]].capacity;
+    const double cap = problem.capacity[held[k]];
     return cap > 0 ? offered[k] / cap : kInf;
   };
   std::vector<int> order(held.size());
@@ -51,7 +51,7 @@ Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector
     const int r = held[k];
     Bottleneck b;
     b.resource = problem.name(r);
-    b.capacity_gbs = problem.resources[r].capacity;
+    b.capacity_gbs = problem.capacity[r];
     b.load_gbs = s.load[r];
     b.offered_gbs = offered[k];
     b.oversubscription = over(k);

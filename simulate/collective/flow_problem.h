@@ -12,11 +12,11 @@
 
 namespace slurmtopo {
 
-// One max-min problem: resources with capacities, flows standing for `count` channels each,
+// One max-min problem: resources (their capacities), flows standing for `count` channels each,
 // and names made only for the resources that end up reported. Unless `per_flow`, a flow's
 // weight on each resource is count × its share there, so a solved rate is per channel.
 struct Problem {
-  std::vector<Resource> resources;
+  std::vector<double> capacity;  // GB/s per resource
   FlowSet flows;
   std::vector<double> count;
   // Every flow stands for the same number of channels, left out of the weights: solved

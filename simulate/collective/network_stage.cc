@@ -41,10 +41,10 @@ int NetworkStage::add_job(const Placement& placement) {
   flush();  // the earlier jobs' cables come before this one's NICs, as when routed one by one
   const int job = static_cast<int>(jobs_.size());
   jobs_.push_back(&placement);
-  host_base_.push_back(static_cast<int>(p_.resources.size()));
+  host_base_.push_back(static_cast<int>(p_.capacity.size()));
   const size_t nics = placement.hosts.size() * rails_;
   for (size_t i = 0; i < 2 * nics; ++i) {
-    p_.resources.push_back({"", host_capacity_});  // even: send GPU → NIC → cable; odd: receive
+    p_.capacity.push_back(host_capacity_);  // even: send GPU → NIC → cable; odd: receive
     cable_of_.push_back(-1);
     job_of_.push_back(job);
   }
@@ -56,8 +56,9 @@ void NetworkStage::reserve(size_t flows) {
   p_.count.reserve(flows);
   // A placement of this many flows may touch most of a small fabric: index its cables
   // densely then, sparsely otherwise.
-  local_of_.prepare(fabric_.cable_count(), flows * 4);
-  p_.resources.reserve(p_.resources.size() + std::min(fabric_.cable_count(), flows * 4));
+  // A flow crosses about two cables no other flow of the placement crossed before.
+  local_of_.prepare(fabric_.cable_count(), flows * 2);
+  p_.capacity.reserve(p_.capacity.size() + std::min(fabric_.cable_count(), flows * 2));
 }
 
 void NetworkStage::send(int a, int b, int rail, double count, int job) { pending_.push_back({a, b, rail, job, count}); }
@@ -88,9 +89,9 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::R
     for (const DirectedLink* d = routes_.begin(*p); d != routes_.end(*p); ++d) {
       const int global = fabric_.cables().index(*d);
       bool inserted;
-      const int local = local_of_.get(global, static_cast<int>(p_.resources.size()), inserted);
+      const int local = local_of_.get(global, static_cast<int>(p_.capacity.size()), inserted);
       if (inserted) {
-        p_.resources.push_back({"", fabric_.capacity(global)});
+        p_.capacity.push_back(fabric_.capacity(global));
         cable_of_.push_back(global);
         job_of_.push_back(-1);
       }
@@ -142,7 +143,7 @@ Solved NetworkStage::solve() {
       for (int k = set.begin(i); k < set.end(i); ++k) set.weights[k] *= p_.count[i];
   }
   if (!p_.job.empty()) p_.job.resize(p_.flows.size(), 0);
-  Sharing fabric = max_min_fair(p_.resources, p_.flows);
+  Sharing fabric = max_min_fair(p_.capacity, p_.flows);
   if (jobs_.size() > 1) {
     // A capped flow freezes at its cap; what holds it is what held it before the caps.
     const std::vector<int> held = fabric.bottleneck;
@@ -151,7 +152,7 @@ Solved NetworkStage::solve() {
       for (size_t f = 0; f < p_.flows.size(); ++f)
         slowest[p_.job[f]] = std::min(slowest[p_.job[f]], fabric.rate[f] / p_.channels(f));
       for (size_t f = 0; f < p_.flows.size(); ++f) set.demand[f] = slowest[p_.job[f]] * p_.channels(f);
-      fabric = max_min_fair(p_.resources, p_.flows);
+      fabric = max_min_fair(p_.capacity, p_.flows);
     }
     for (size_t f = 0; f < p_.flows.size(); ++f)
       if (fabric.bottleneck[f] < 0) fabric.bottleneck[f] = held[f];
@@ -167,7 +168,7 @@ Solved NetworkStage::solve() {
   }
   double level = kInf;  // per flow as solved
   for (int r = 0; r < own; ++r)
-    if (weight[r] > 0) level = std::min(level, p_.resources[r].capacity / weight[r]);
+    if (weight[r] > 0) level = std::min(level, p_.capacity[r] / weight[r]);
   free_rate_ = kInf;
   for (size_t f = 0; f < p_.flows.size(); ++f)
     if (p_.mine(f)) free_rate_ = std::min(free_rate_, level / p_.channels(f));

@@ -4,6 +4,7 @@
 // hand the rest of their cables back to the others (simulate/network/flow_sharing.h).
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -29,6 +30,7 @@ class CableIndex {
     size_t n = 64;
     while (n < 2 * keys) n <<= 1;
     slots_.assign(n, {-1, -1});
+    shift_ = 64 - std::countr_zero(n);
     used_ = 0;
   }
   // The value for `key`, inserting `fresh` when absent; `inserted` says which.
@@ -40,7 +42,7 @@ class CableIndex {
       return v;
     }
     if (2 * (used_ + 1) > slots_.size()) grow();
-    size_t i = hash(key) & (slots_.size() - 1);
+    size_t i = hash(key);
     while (slots_[i].first >= 0) {
       if (slots_[i].first == key) {
         inserted = false;
@@ -55,11 +57,14 @@ class CableIndex {
   }
 
  private:
-  static size_t hash(int key) { return static_cast<size_t>(static_cast<uint32_t>(key) * 2654435761u); }
+  // Fibonacci hashing: the product's high bits, which depend on every bit of the key (cable
+  // numbers of one placement often differ only in their high bits).
+  size_t hash(int key) const { return static_cast<size_t>((static_cast<uint64_t>(key) * 0x9E3779B97F4A7C15ull) >> shift_); }
   void grow() {
     std::vector<std::pair<int, int>> old;
     old.swap(slots_);
     slots_.assign(old.empty() ? 64 : 2 * old.size(), {-1, -1});
+    shift_ = 64 - std::countr_zero(slots_.size());
     used_ = 0;
     bool ignored;
     for (const auto& [k, v] : old)
@@ -68,6 +73,7 @@ class CableIndex {
   std::vector<int> dense_;
   std::vector<std::pair<int, int>> slots_;
   size_t used_ = 0;
+  int shift_ = 58;  // 64 - log2(slots)
 };
 
 class NetworkStage {

@@ -22,8 +22,8 @@ class NodeStage {
     const double cap = (nvlink ? h.nvlink_gbs() : h.pcie_gbs()) * efficiency;
     const int gpus = h.gpus_per_node;
     for (int g = 0; g < gpus; ++g) {
-      p_.resources.push_back({"", cap});  // 2g: tx
-      p_.resources.push_back({"", cap});  // 2g+1: rx
+      p_.capacity.push_back(cap);  // 2g: tx
+      p_.capacity.push_back(cap);  // 2g+1: rx
     }
     const std::string port = nvlink ? " NVLink " : " PCIe ";
     const std::string suffix = placement.hosts.size() > 1 ? " (every node alike)" : "";
@@ -57,7 +57,7 @@ class NodeStage {
 
   Solved solve() const {
     if (p_.flows.empty()) return {};
-    const Sharing s = max_min_fair(p_.resources, p_.flows);
+    const Sharing s = max_min_fair(p_.capacity, p_.flows);
     return solve_problem(p_, s, s.rate);  // nothing inside a node is hidden from NCCL
   }
   int flows() const { return static_cast<int>(p_.flows.size()); }

@@ -101,7 +101,13 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<F
 }
 
 Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flows) {
-  const int R = static_cast<int>(resources.size());
+  std::vector<double> capacity(resources.size());
+  for (size_t r = 0; r < resources.size(); ++r) capacity[r] = resources[r].capacity;
+  return max_min_fair(capacity, flows);
+}
+
+Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) {
+  const int R = static_cast<int>(capacity.size());
   const int F = static_cast<int>(flows.size());
   constexpr double kInf = std::numeric_limits<double>::infinity();
   constexpr double kUnbounded = 1e300;  // Flow::demand's default
@@ -175,7 +181,7 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flow
   std::vector<double> left(U), since(U, 0.0);
   std::vector<FillHeap::Key> entries;
   entries.reserve(U);
-  for (int r = 0; r < U; ++r) left[r] = std::max(0.0, resources[global_of(r)].capacity);
+  for (int r = 0; r < U; ++r) left[r] = std::max(0.0, capacity[global_of(r)]);
   // No flow runs faster than its demand or than any of its resources alone would let it
   // (capacity / weight). A resource that would fill above that bound for every flow crossing
   // it, even at its lowest (initial) level, never fills while one of them is unfrozen: it

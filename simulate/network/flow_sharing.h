@@ -79,6 +79,7 @@ struct Sharing {
 // when an entry reaches the top, so the cost is O(resources log resources + total crossings).
 // A flow with no resource of positive weight gets its demand. Throws std::invalid_argument on
 // a resource index out of range or weights of the wrong length.
+Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows);  // GB/s per resource
 Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flows);
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows);
 

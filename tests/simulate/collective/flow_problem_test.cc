@@ -10,7 +10,7 @@ TEST_CASE("flow problem: the slowest of the placement's flows and what holds it 
   // Two cables of 10 and 30 GB/s; the placement's flow a crosses both, b only the second; a
   // neighbour's flow n shares the first with a.
   Problem p;
-  p.resources = {{"", 10}, {"", 30}};
+  p.capacity = {10, 30};
   for (const Flow& f : {Flow{{0, 1}, {}}, Flow{{1}, {}}}) p.flows.add(f);
   Problem alone = p;  // the placement's flows without the neighbour's
   p.flows.add(Flow{{0}, {}});
@@ -18,7 +18,7 @@ TEST_CASE("flow problem: the slowest of the placement's flows and what holds it 
   p.per_flow = true;
   p.job = {0, 0, 1};
   p.name = [](int r) { return r == 0 ? std::string("slow cable") : std::string("fast cable"); };
-  const Sharing s = max_min_fair(p.resources, p.flows);
+  const Sharing s = max_min_fair(p.capacity, p.flows);
   // Max-min: a and n split the 10 GB/s cable, b takes the rest of the 30.
   REQUIRE(s.rate[0] == doctest::Approx(5));
   REQUIRE(s.rate[2] == doctest::Approx(5));
@@ -35,7 +35,7 @@ TEST_CASE("flow problem: the slowest of the placement's flows and what holds it 
     alone.count = {1, 1};
     alone.per_flow = true;
     alone.name = p.name;
-    const Sharing shared = max_min_fair(alone.resources, alone.flows);
+    const Sharing shared = max_min_fair(alone.capacity, alone.flows);
     CHECK(solve_problem(alone, shared, {10, 30}).rate == doctest::Approx(10));
   }
 }
