@@ -233,11 +233,12 @@ bool eval_nodes(Eval& e) {
 // choose_nodes: when the first evaluation fails, drop the nodes with the fewest usable CPUs,
 // one CPU count at a time, and try again (Slurm's guard against a knapsack dead end).
 std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob& job, std::vector<char> node_map,
-                                  const std::vector<int>& avail_cpus) {
+                                  const std::vector<int>& avail_cpus, bool explain) {
   const int n = static_cast<int>(node_map.size());
   for (int i = 0; i < n; ++i) node_map[i] = static_cast<char>(node_map[i] & static_cast<char>(avail_cpus[i] >= 1));
   auto run = [&](std::vector<char> map) {
     Eval e{m, job, std::move(map), avail_cpus};
+    e.explain = explain;
     e.min_nodes = e.max_nodes = e.req_nodes = job.nodes;
     e.min_cpus = job.min_cpus > 0 ? job.min_cpus : job.nodes;
     const bool ok = eval_nodes(e);
@@ -352,11 +353,12 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<std::str
   return place(job, flags);
 }
 
-SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& busy) const {
+SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& busy, SelectDetail detail) const {
+  const bool explain = detail == SelectDetail::Explained;
   const Model& m = *model_;
   const int n = static_cast<int>(m.names.size());
   SelectResult r;
-  r.explanation.algorithm = "select/cons_tres (Slurm " + to_string(m.version) + ")";
+  if (explain) r.explanation.algorithm = "select/cons_tres (Slurm " + to_string(m.version) + ")";
   if (job.nodes < 1) throw InputError("-N", 0, "a job needs at least one node");
   if (job.nodes > n) {
     r.reason = std::to_string(job.nodes) + " nodes requested but the partition has " + std::to_string(n) +
@@ -395,25 +397,30 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     int pick = -1;
     for (int i = 0; i < n; ++i)
       if (node_map[i] && avail_cpus[i] >= need && (pick == -1 || m.weight[i] < m.weight[pick])) pick = i;
-    r.explanation.algorithm = "select/cons_tres one-node path (Slurm " + to_string(m.version) + ")";
+    if (explain) r.explanation.algorithm = "select/cons_tres one-node path (Slurm " + to_string(m.version) + ")";
     r.explanation.available_nodes = available;
     if (pick == -1) {
       r.reason = "no free node has " + std::to_string(need) + " CPUs (Slurm keeps it pending: Resources)";
       return r;
     }
-    r.explanation.notes.push_back("one-node job: the lightest free node, first in node order; the topology is not consulted");
-    r.nodes.push_back(m.names[pick]);
-    r.hostlist = m.names[pick];
+    if (explain) {
+      r.explanation.notes.push_back("one-node job: the lightest free node, first in node order; the topology is not consulted");
+      r.nodes.push_back(m.names[pick]);
+      r.hostlist = m.names[pick];
+    }
+    r.node_indices.push_back(pick);
     for (const auto& s : m.switches) r.leaf_switches += s.level == 0 && std::binary_search(s.nodes.begin(), s.nodes.end(), pick);
     r.started = true;
     return r;
   }
-  auto [ok, e] = choose_nodes(m, job, std::move(node_map), avail_cpus);
-  r.explanation = std::move(e.ex);
+  auto [ok, e] = choose_nodes(m, job, std::move(node_map), avail_cpus, explain);
+  if (explain) {
+    r.explanation = std::move(e.ex);
+    if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";
+    r.explanation.algorithm += " (Slurm " + to_string(m.version) + ")";
+    for (const auto& note : m.setup_notes) r.explanation.notes.push_back(note);
+  }
   r.explanation.available_nodes = available;
-  if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";
-  r.explanation.algorithm += " (Slurm " + to_string(m.version) + ")";
-  for (const auto& note : m.setup_notes) r.explanation.notes.push_back(note);
   if (!ok) {
     r.reason = e.reason.empty() ? "no placement satisfies the request" : e.reason;
     r.reason += " (Slurm keeps it pending: Resources)";
@@ -427,16 +434,21 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     count += e.node_map[i] != 0;
   }
   chosen.resize(count);
-  r.nodes.reserve(count);
-  for (int i : chosen) r.nodes.push_back(m.names[i]);
-  r.hostlist = m.simple_names ? simple_hostlist(m, chosen) : hostlist_of(m, e.node_map);
+  if (explain) {
+    r.nodes.reserve(count);
+    for (int i : chosen) r.nodes.push_back(m.names[i]);
+    r.hostlist = m.simple_names ? simple_hostlist(m, chosen) : hostlist_of(m, e.node_map);
+  }
+  r.node_indices = std::move(chosen);
   r.leaf_switches = e.leaf_count;
   if (!e.best_switch) {
     r.waiting_for_switches = true;
     const int wait = job.switch_wait < 0 ? m.max_switch_wait : std::min(job.switch_wait, m.max_switch_wait);
+    const std::string takes =
+        explain ? r.hostlist : m.simple_names ? simple_hostlist(m, r.node_indices) : hostlist_of(m, e.node_map);
     r.reason = "the best placement spans " + std::to_string(e.leaf_count) + " leaf switches, more than --switches=" +
                std::to_string(job.switches) + ": the job waits up to " + std::to_string(wait) +
-               " s for a better one, then takes " + r.hostlist;
+               " s for a better one, then takes " + takes;
     return r;
   }
   r.started = true;

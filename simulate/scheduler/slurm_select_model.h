@@ -106,6 +106,7 @@ struct Eval {
   int min_nodes = 0, max_nodes = 0, req_nodes = 0;
   int min_cpus = 0;
 
+  bool explain = true;      // false: leave `ex` out (SelectDetail::NodesOnly)
   bool best_switch = true;  // false: more leaves than --switches, the job waits
   int leaf_count = 0;
   SelectExplanation ex;

@@ -232,7 +232,7 @@ bool collect_candidates_plain(TreeRun& r, const std::vector<int>& rank_avail, co
     if (!sufficient)
       sufficient = best_cpu >= r.rem_cpus && enough_nodes(best_cnt, r.rem_nodes, r.e.min_nodes, r.e.req_nodes);
     requested = best_cnt >= r.rem_nodes && best_cpu >= r.rem_cpus;
-    r.e.ex.tiers.push_back({m.rank_weight[k], top_cnt[k], top_cnt[k], false});
+    if (r.e.explain) r.e.ex.tiers.push_back({m.rank_weight[k], top_cnt[k], top_cnt[k], false});
   }
   if (any_req2)
     for (auto& t : r.e.ex.tiers)
@@ -346,7 +346,7 @@ bool eval_tree(Eval& e) {
     e.reason = "no switch has " + std::to_string(r.rem_nodes) + " free nodes below it";
     return false;
   }
-  e.ex.top = m.switches[top].name;
+  if (e.explain) e.ex.top = m.switches[top].name;
   e.ex.top_level = m.switches[top].level;
 
   std::vector<char> best, req2;
@@ -400,7 +400,7 @@ bool eval_tree(Eval& e) {
       r.require_overlapping(req2);
     }
     if (r.done()) {
-      e.ex.notes.push_back("the lighter tiers alone cover the job");
+      if (e.explain) e.ex.notes.push_back("the lighter tiers alone cover the job");
       return finish(true);
     }
     if (r.max_nodes <= 0) {
@@ -427,18 +427,19 @@ bool eval_tree(Eval& e) {
     int taken_total = 0;  // 24.05.3+ sums over the leaves, as Slurm does
     for (int s = 0; s < S; ++s) {
       if (!r.required[s] || m.switches[s].level != 0) continue;
-      LeafStep step{m.switches[s].name, kInfinite, r.swcnt[s], 0, "holds forced nodes"};
+      LeafStep step{e.explain ? m.switches[s].name : std::string(), kInfinite, r.swcnt[s], 0,
+                    e.explain ? "holds forced nodes" : ""};
       for (int n : m.switches[s].nodes) {
         if (!r.usable(n)) continue;
         r.take(n);
         ++step.taken;
         ++taken_total;
         if (r.done()) {
-          e.ex.steps.push_back(step);
+          if (e.explain) e.ex.steps.push_back(step);
           return finish(true);
         }
       }
-      e.ex.steps.push_back(step);
+      if (e.explain) e.ex.steps.push_back(step);
       if (v24) decrement_node_cnt(r, taken_total, s);
     }
   }
@@ -446,18 +447,27 @@ bool eval_tree(Eval& e) {
   std::vector<uint32_t> dist(S, 0);
   for (int s = 0; s < S; ++s)
     if (r.required[s]) add_dist(m, dist, s);
+  // The leaves still to choose from, in line order. choose_best_switch passes over a leaf
+  // with no candidates left, and from here on counts only fall: a leaf that empties leaves
+  // the list for good, so each step looks at the leaves that can still be picked.
+  std::vector<int> open;
+  for (int s = 0; s < S; ++s)
+    if (!r.required[s] && m.switches[s].level == 0 && r.swcnt[s] > 0) open.push_back(s);
   int prev_rem = r.rem_nodes + 1;
   while (true) {
     if (prev_rem == r.rem_nodes) break;  // stalled
     prev_rem = r.rem_nodes;
     int pick = -1;
-    for (int s = 0; s < S; ++s) {
-      if (r.required[s] || m.switches[s].level != 0) continue;
+    size_t kept = 0;
+    for (int s : open) {
+      if (r.swcnt[s] == 0) continue;
+      open[kept++] = s;
       choose_best_switch(r, dist, s, pick);
     }
+    open.resize(kept);
     if (pick == -1) break;
-    LeafStep step{m.switches[pick].name, dist[pick], r.swcnt[pick], 0, ""};
-    step.why = r.swcnt[pick] >= r.rem_nodes ? "fits the rest" : "the rest does not fit one leaf";
+    LeafStep step{e.explain ? m.switches[pick].name : std::string(), dist[pick], r.swcnt[pick], 0, ""};
+    if (e.explain) step.why = r.swcnt[pick] >= r.rem_nodes ? "fits the rest" : "the rest does not fit one leaf";
     add_dist(m, dist, pick);
     for (int n : m.switches[pick].nodes) {
       if (r.max_nodes <= 0) break;
@@ -465,11 +475,11 @@ bool eval_tree(Eval& e) {
       r.take(n);
       ++step.taken;
       if (r.done()) {
-        e.ex.steps.push_back(step);
+        if (e.explain) e.ex.steps.push_back(step);
         return finish(true);
       }
     }
-    e.ex.steps.push_back(step);
+    if (e.explain) e.ex.steps.push_back(step);
     if (v24) decrement_node_cnt(r, r.swcnt[pick], pick);
     r.swcnt[pick] = 0;
   }

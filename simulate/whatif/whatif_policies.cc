@@ -35,12 +35,13 @@ PolicyPlacement place_by(const WhatifCase& c, Policy policy, int count, const st
   switch (policy) {
     case Policy::Slurm:
     case Policy::NoTopology: {
-      const SelectResult r = (policy == Policy::Slurm ? *c.slurm : *c.no_topology).place(job, taken);
+      const SlurmSelect& select = policy == Policy::Slurm ? *c.slurm : *c.no_topology;
+      SelectResult r = select.place(job, taken, SelectDetail::NodesOnly);
       if (!r.started) {
         p.reason = r.reason;
         return p;
       }
-      for (const auto& n : r.nodes) p.nodes.push_back(c.slurm->node_index(n));
+      p.nodes = std::move(r.node_indices);
       break;
     }
     case Policy::Best:

@@ -1,5 +1,6 @@
 // Placements per second on a 4,096-node cluster: 128 leaves of 32 nodes in 8 pods of 16
-// leaves under one root (what-if sweeps and workload replay call place() for every job).
+// leaves under one root (what-if sweeps and workload replay call place() for every job, for
+// the nodes only: BM_PlaceTree4096_NodesOnly).
 // Each iteration places one job of a random size (1-256 nodes) on one of 64 random busy
 // states (10-70 % of the nodes busy).
 #include <benchmark/benchmark.h>
@@ -61,7 +62,7 @@ struct Load {
   }
 };
 
-void run(benchmark::State& state, const SlurmSelect& select) {
+void run(benchmark::State& state, const SlurmSelect& select, SelectDetail detail = SelectDetail::Explained) {
   static const Load load;
   size_t i = 0;
   int64_t started = 0;
@@ -69,7 +70,7 @@ void run(benchmark::State& state, const SlurmSelect& select) {
     SelectJob job;
     job.nodes = load.sizes[i % load.sizes.size()];
     job.exclusive = true;
-    SelectResult r = select.place(job, load.busy[i % kStates]);
+    SelectResult r = select.place(job, load.busy[i % kStates], detail);
     started += r.started;
     benchmark::DoNotOptimize(r);
     ++i;
@@ -81,6 +82,12 @@ void run(benchmark::State& state, const SlurmSelect& select) {
 void BM_PlaceTree4096(benchmark::State& state) {
   static const SlurmSelect select = make(true, {}, SlurmVersion::V22_05);
   run(state, select);
+}
+
+// What what-if sweeps and the workload replay call: the nodes, no names or explanation.
+void BM_PlaceTree4096_NodesOnly(benchmark::State& state) {
+  static const SlurmSelect select = make(true, {}, SlurmVersion::V22_05);
+  run(state, select, SelectDetail::NodesOnly);
 }
 
 void BM_PlaceTree4096_v24_05(benchmark::State& state) {  // 24.05.3+: 24.11 and 25.05 too
@@ -110,6 +117,7 @@ void BM_BuildTables4096(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_PlaceTree4096);
+BENCHMARK(BM_PlaceTree4096_NodesOnly);
 BENCHMARK(BM_PlaceTree4096_v24_05);
 BENCHMARK(BM_PlaceTree4096_v26_05);
 BENCHMARK(BM_PlaceDragonfly4096);
