@@ -54,9 +54,8 @@ int NetworkStage::add_job(const Placement& placement) {
 void NetworkStage::reserve(size_t flows) {
   p_.flows.reserve(flows, flows * 8);
   p_.count.reserve(flows);
-  // A placement of this many flows may touch most of a small fabric: index its cables
-  // densely then, sparsely otherwise.
-  // A flow crosses about two cables no other flow of the placement crossed before.
+  // A flow crosses about two cables no other flow of the placement crossed before. When
+  // that is a good part of a small fabric, its cables are indexed densely, else sparsely.
   local_of_.prepare(fabric_.cable_count(), flows * 2);
   p_.capacity.reserve(p_.capacity.size() + std::min(fabric_.cable_count(), flows * 2));
 }
@@ -81,7 +80,6 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::R
   FlowSet& set = p_.flows;
   if (split) set.make_weighted();
   const bool weighted = set.weighted;
-  const size_t start = set.resources.size();
   set.resources.push_back(host_resource(job, a, rail, true));
   set.resources.push_back(host_resource(job, b, rail, false));
   if (weighted) set.weights.insert(set.weights.end(), {1.0, 1.0});
@@ -98,16 +96,7 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::R
       set.resources.push_back(local);
       if (weighted) set.weights.push_back(split ? p->share : 1.0);
     }
-  if (split) {  // adaptive: a link on several paths
-    Flow f;
-    f.resources.assign(set.resources.begin() + start, set.resources.end());
-    f.weights.assign(set.weights.begin() + start, set.weights.end());
-    merge_repeated_resources(f);
-    set.resources.resize(start);
-    set.weights.resize(start);
-    set.resources.insert(set.resources.end(), f.resources.begin(), f.resources.end());
-    set.weights.insert(set.weights.end(), f.weights.begin(), f.weights.end());
-  }
+  if (split) set.merge_open();  // adaptive: a link on several paths
   set.close();
   p_.count.push_back(count);
   if (jobs_.size() > 1 || job > 0) {

@@ -94,6 +94,18 @@ void FlowSet::add(const Flow& f) {
   close(f.demand);
 }
 
+void FlowSet::merge_open() {
+  const size_t start = first.back();
+  Flow f;
+  f.resources.assign(resources.begin() + start, resources.end());
+  f.weights.assign(weights.begin() + start, weights.end());
+  merge_repeated_resources(f);
+  resources.resize(start);
+  weights.resize(start);
+  resources.insert(resources.end(), f.resources.begin(), f.resources.end());
+  weights.insert(weights.end(), f.weights.begin(), f.weights.end());
+}
+
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows) {
   FlowSet set;
   for (const Flow& f : flows) set.add(f);

@@ -50,6 +50,9 @@ struct FlowSet {
     first.push_back(static_cast<int>(resources.size()));
     demand.push_back(flow_demand);
   }
+  // Merges the resources the open flow (pushed since the last close) lists more than once,
+  // as merge_repeated_resources does for a Flow. Needs `weighted`.
+  void merge_open();
   // Every crossing's weight, made explicit (1.0 where there were none).
   void make_weighted() {
     if (!weighted) weights.assign(resources.size(), 1.0);

@@ -22,12 +22,6 @@ void RouteSet::add(const std::vector<PathShare>& route) {
   }
 }
 
-void RouteSet::add_path(const DirectedLink* first, int count) {
-  flows.push_back({static_cast<int>(paths.size()), 1});
-  paths.push_back({{static_cast<int>(links.size()), count}, 1.0});
-  links.insert(links.end(), first, first + count);
-}
-
 void Routing::route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const {
   out.clear();
   std::vector<PathShare> one;

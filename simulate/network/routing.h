@@ -76,9 +76,6 @@ struct RouteSet {
     flows.clear();
   }
   void add(const std::vector<PathShare>& route);  // appends one flow
-  // One path of share 1 over `count` links (`count` may be 0); appends one flow.
-  void add_path(const DirectedLink* first, int count);
-  void add_unreachable() { flows.push_back({static_cast<int>(paths.size()), 0}); }
   const DirectedLink* begin(const Path& p) const { return links.data() + p.links.first; }
   const DirectedLink* end(const Path& p) const { return links.data() + p.links.first + p.links.count; }
 };

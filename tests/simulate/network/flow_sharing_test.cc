@@ -216,6 +216,14 @@ TEST_CASE("max_min_fair: a FlowSet built flow by flow shares as the flows do") {
   CHECK(b.rate[0] == doctest::Approx(4.0));
   CHECK(b.rate[1] == doctest::Approx(10.0));
 
+  // The open flow's repeated resources merge into one crossing each, in resource order.
+  set.resources.insert(set.resources.end(), {1, 0, 1});
+  set.weights.insert(set.weights.end(), {0.5, 1.0, 0.25});
+  set.merge_open();
+  set.close();
+  CHECK(std::vector<int>(set.resources.begin() + set.begin(3), set.resources.end()) == std::vector<int>{0, 1});
+  CHECK(std::vector<double>(set.weights.begin() + set.begin(3), set.weights.end()) == std::vector<double>{1.0, 0.75});
+
   FlowSet broken = set;
   broken.first.pop_back();
   CHECK_THROWS_AS(max_min_fair(res, broken), std::invalid_argument);

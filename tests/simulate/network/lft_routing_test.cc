@@ -101,7 +101,7 @@ TEST_CASE("lft: routing many flows at once gives each its own route, reachable o
     for (int s = 0; s < static_cast<int>(c.hcas.size()); s += 3)
       for (int d = 0; d < static_cast<int>(c.hcas.size()); ++d) pairs.push_back({s, d});
     RouteSet many;
-    many.add_path(path.links.data(), 2);  // a stale batch is cleared
+    many.add({path});  // a stale batch is cleared
     routing->route_many(pairs.data(), pairs.size(), many);
     REQUIRE(many.flows.size() == pairs.size());
     int unreachable = 0;
