@@ -54,8 +54,10 @@ void build_graph(Cluster& c) {
       const FabricNode* n = fabric.find(guid);
       return n ? static_cast<long>(base + (n - fabric.nodes.data())) : -1;
     };
+    auto& ends = c.link_vertices.emplace_back(fabric.links.size());
     for (int l = 0; l < static_cast<int>(fabric.links.size()); ++l) {
       long a = vertex_of(fabric.links[l].a.guid), b = vertex_of(fabric.links[l].b.guid);
+      ends[l] = {static_cast<int>(a), static_cast<int>(b)};
       if (a >= 0 && b >= 0) boost::add_edge(a, b, EdgeRef{f, l}, c.graph);
     }
   }

@@ -113,6 +113,9 @@ struct Cluster {
   std::vector<Fabric> fabrics;
   NameMapUse name_map;
   FabricGraph graph;
+  // By fabric, then link: the graph vertices of the link's a and b ends (-1: a GUID that is
+  // no node of the fabric), so that a reader of the cables need not look every end up again.
+  std::vector<std::vector<std::pair<int, int>>> link_vertices;
   std::vector<SwitchInfo> switches;  // by fabric, then name
   std::vector<Hca> hcas;             // compute HCAs only (no SHARP aggregation nodes)
   std::vector<Host> hosts;           // Slurm node order (natural sort)

@@ -44,3 +44,31 @@ TEST_CASE("storage hosts: only a side-rail HCA, left out of topology.conf unless
   CHECK(contains(with.text, "dgx001"));
   CHECK(with.storage_left_out.empty());
 }
+
+TEST_CASE("link_vertices: each cable's two ends as graph vertices, -1 for a GUID the fabric lacks") {
+  FatTreeSpec spec;
+  spec.levels = 2;
+  spec.radix = 8;
+  spec.hosts = 8;
+  Fabric f = generate_fattree(spec);
+  Link stray = f.links.front();
+  stray.b.guid = 0x1234;  // a cable to a node with no block of its own
+  f.links.push_back(stray);
+  const Cluster c = build_cluster({f}, ClusterOptions{});
+  const Fabric& fabric = c.fabrics.front();
+  REQUIRE(c.link_vertices.size() == 1);
+  REQUIRE(c.link_vertices[0].size() == fabric.links.size());
+  int unknown = 0;
+  for (size_t l = 0; l < fabric.links.size(); ++l) {
+    const auto [a, b] = c.link_vertices[0][l];
+    REQUIRE(a >= 0);
+    CHECK(fabric.nodes[c.graph[a].node].guid == fabric.links[l].a.guid);
+    if (b < 0) {
+      ++unknown;
+      CHECK(fabric.find(fabric.links[l].b.guid) == nullptr);
+    } else {
+      CHECK(fabric.nodes[c.graph[b].node].guid == fabric.links[l].b.guid);
+    }
+  }
+  CHECK(unknown == 1);
+}
