@@ -219,7 +219,7 @@ std::string hostlist_of(const SlurmSelect::Model& m, const std::vector<char>& se
 
 // The topology plugin's choice between tree, dragonfly, block and the plain best fit.
 bool eval_nodes(Eval& e) {
-  if (std::count(e.node_map.begin(), e.node_map.end(), 1) < e.min_nodes) {
+  if (e.usable < e.min_nodes) {
     e.reason = "fewer usable nodes than requested";
     return false;
   }
@@ -232,23 +232,26 @@ bool eval_nodes(Eval& e) {
 
 // choose_nodes: when the first evaluation fails, drop the nodes with the fewest usable CPUs,
 // one CPU count at a time, and try again (Slurm's guard against a knapsack dead end).
+// `usable`: how many nodes node_map holds.
 std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob& job, std::vector<char> node_map,
-                                  const std::vector<int>& avail_cpus, bool explain) {
+                                  int usable, const std::vector<int>& avail_cpus, bool explain) {
+  // A node in the map has CPUs to offer: place() offers every CPU of a free node, and a
+  // node has at least one (SlurmSelect refuses fewer).
   const int n = static_cast<int>(node_map.size());
-  for (int i = 0; i < n; ++i) node_map[i] = static_cast<char>(node_map[i] & static_cast<char>(avail_cpus[i] >= 1));
-  auto run = [&](std::vector<char> map) {
+  auto run = [&](std::vector<char> map, int count) {
     Eval e{m, job, std::move(map), avail_cpus};
+    e.usable = count;
     e.explain = explain;
     e.min_nodes = e.max_nodes = e.req_nodes = job.nodes;
     e.min_cpus = job.min_cpus > 0 ? job.min_cpus : job.nodes;
     const bool ok = eval_nodes(e);
     return std::pair<bool, Eval>{ok, std::move(e)};
   };
-  auto first = run(node_map);  // node_map stays as it was: the first try gets a copy
+  auto first = run(node_map, usable);  // node_map stays as it was: the first try gets a copy
   if (first.first) return first;
   std::vector<char> orig = std::move(node_map);
-  int rem = static_cast<int>(std::count(orig.begin(), orig.end(), 1));
-  if (rem <= job.nodes) return run(orig);  // the non-local-GRES pass: the same without GRES
+  int rem = usable;
+  if (rem <= job.nodes) return run(orig, rem);  // the non-local-GRES pass: the same without GRES
   int most = 0;
   for (int i = 0; i < n; ++i)
     if (orig[i]) most = std::max(most, avail_cpus[i]);
@@ -263,7 +266,7 @@ std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob&
       }
     }
     if (nochange && count != 1) continue;
-    auto retry = run(orig);
+    auto retry = run(orig, rem);
     if (retry.first) {
       retry.second.ex.notes.push_back("placed after dropping nodes with at most " + std::to_string(count) +
                                       " usable CPUs (choose_nodes)");
@@ -413,7 +416,7 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     r.started = true;
     return r;
   }
-  auto [ok, e] = choose_nodes(m, job, std::move(node_map), avail_cpus, explain);
+  auto [ok, e] = choose_nodes(m, job, std::move(node_map), available, avail_cpus, explain);
   if (explain) {
     r.explanation = std::move(e.ex);
     if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";
@@ -426,14 +429,19 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     r.reason += " (Slurm keeps it pending: Resources)";
     return r;
   }
-  // The allocation's node indices, branch-free (an index is written, and kept if chosen).
-  std::vector<int> chosen(n + 1);
-  int count = 0;
-  for (int i = 0; i < n; ++i) {
-    chosen[count] = i;
-    count += e.node_map[i] != 0;
+  // The allocation's node indices: as the evaluation kept them, else from the map,
+  // branch-free (an index is written, and kept if chosen).
+  std::vector<int> chosen = std::move(e.allocated);
+  if (chosen.empty()) {
+    chosen.resize(n + 1);
+    int found = 0;
+    for (int i = 0; i < n; ++i) {
+      chosen[found] = i;
+      found += e.node_map[i] != 0;
+    }
+    chosen.resize(found);
   }
-  chosen.resize(count);
+  const int count = static_cast<int>(chosen.size());
   if (explain) {
     r.nodes.reserve(count);
     for (int i : chosen) r.nodes.push_back(m.names[i]);

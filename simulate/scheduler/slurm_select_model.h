@@ -103,12 +103,16 @@ struct Eval {
   const SelectJob& job;
   std::vector<char> node_map;
   const std::vector<int>& avail_cpus;  // CPUs the job may use per node; 0 = not usable
+  int usable = 0;                      // nodes in node_map on entry
   int min_nodes = 0, max_nodes = 0, req_nodes = 0;
   int min_cpus = 0;
 
   bool explain = true;      // false: leave `ex` out (SelectDetail::NodesOnly)
   bool best_switch = true;  // false: more leaves than --switches, the job waits
   int leaf_count = 0;
+  // The allocation as ascending node indices, when the evaluation kept them (tree); else
+  // empty, and node_map is read.
+  std::vector<int> allocated;
   SelectExplanation ex;
   std::string reason;  // why it failed
 };

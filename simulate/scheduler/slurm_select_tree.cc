@@ -374,6 +374,8 @@ bool eval_tree(Eval& e) {
     if (!ok) return false;
     e.leaf_count = r.count_leaves();  // from r.taken
     e.node_map = std::move(r.chosen);
+    e.allocated = std::move(r.taken);  // a few hundred at most: sorting beats a scan of the table
+    std::sort(e.allocated.begin(), e.allocated.end());
     if (e.job.switches > 0) {
       const int wait = e.job.switch_wait < 0 ? m.max_switch_wait : std::min(e.job.switch_wait, m.max_switch_wait);
       // The job has waited 0 s at its first evaluation.
