@@ -43,10 +43,13 @@ Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector
   };
   std::vector<int> order(held.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
-  std::sort(order.begin(), order.end(), [&](int x, int y) {
+  // Only the first kReported are shown: order those alone (the order is total, so they are
+  // the ones a full sort would put first).
+  const size_t shown = std::min(order.size(), static_cast<size_t>(kReported));
+  std::partial_sort(order.begin(), order.begin() + shown, order.end(), [&](int x, int y) {
     return over(x) != over(y) ? over(x) > over(y) : held[x] < held[y];
   });
-  if (order.size() > kReported) order.resize(kReported);
+  order.resize(shown);
   for (int k : order) {
     const int r = held[k];
     Bottleneck b;

@@ -30,8 +30,20 @@ class FillHeap {
   explicit FillHeap(std::vector<Key> keys) : heap_(std::move(keys)) {
     std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
   }
+  FillHeap() = default;
   bool empty() const { return heap_.empty(); }
   Key top() const { return heap_.front(); }
+  void push(Key k) {
+    size_t i = heap_.size();
+    heap_.push_back(k);
+    while (i > 0) {
+      const size_t parent = (i - 1) / 2;
+      if (!(k < heap_[parent])) break;
+      heap_[i] = heap_[parent];
+      i = parent;
+    }
+    heap_[i] = k;
+  }
   void pop() {
     heap_.front() = heap_.back();
     heap_.pop_back();
@@ -59,6 +71,73 @@ class FillHeap {
     heap_[i] = k;
   }
   std::vector<Key> heap_;
+};
+
+// The same order over two parts: the initial entries sorted once, read front to back, and a
+// heap of those whose level rose. Most resources start at one of a few levels (a NIC's
+// capacity over its flow count) and leave at their first look, filled or with nothing left to
+// fill: reading them off a sorted array costs nothing, where a heap sifts on every one.
+class FillQueue {
+ public:
+  using Key = FillHeap::Key;
+  explicit FillQueue(std::vector<Key> keys) : sorted_(std::move(keys)) { sort_keys(sorted_); }
+  bool empty() const { return head_ == sorted_.size() && risen_.empty(); }
+  Key top() const { return from_sorted() ? sorted_[head_] : risen_.top(); }
+  void pop() {
+    if (from_sorted()) ++head_;
+    else risen_.pop();
+  }
+  void replace_top(double level) {
+    const Key k = FillHeap::key(level, FillHeap::resource_of(top()));
+    if (!from_sorted()) return risen_.replace_top(level);
+    if (k <= sorted_[head_]) {
+      sorted_[head_] = k;  // not raised: still before everything else
+    } else {
+      ++head_;
+      risen_.push(k);
+    }
+  }
+
+ private:
+  bool from_sorted() const { return head_ < sorted_.size() && (risen_.empty() || sorted_[head_] < risen_.top()); }
+  // Keys come in resource order: with few distinct levels a stable bucketing by level sorts
+  // them in one pass; otherwise std::sort.
+  static void sort_keys(std::vector<Key>& keys) {
+    constexpr size_t kFew = 32;
+    uint64_t levels[kFew];
+    size_t distinct = 0;
+    size_t last = 0;  // neighbours in resource order mostly share a level
+    for (const Key k : keys) {
+      const uint64_t l = static_cast<uint64_t>(k >> 64);
+      if (last < distinct && levels[last] == l) continue;
+      size_t i = 0;
+      while (i < distinct && levels[i] != l) ++i;
+      last = i;
+      if (i == distinct) {
+        if (distinct == kFew) return std::sort(keys.begin(), keys.end());
+        levels[distinct++] = l;
+      }
+    }
+    if (distinct <= 1) return;
+    std::sort(levels, levels + distinct);  // non-negative doubles order as their bits
+    std::vector<uint8_t> bucket(keys.size());
+    size_t start[kFew + 1] = {};
+    for (size_t j = 0; j < keys.size(); ++j) {
+      const uint64_t l = static_cast<uint64_t>(keys[j] >> 64);
+      if (j == 0 || static_cast<uint64_t>(keys[j - 1] >> 64) != l)
+        bucket[j] = static_cast<uint8_t>(std::lower_bound(levels, levels + distinct, l) - levels);
+      else
+        bucket[j] = bucket[j - 1];
+      ++start[bucket[j] + 1];
+    }
+    for (size_t i = 0; i < distinct; ++i) start[i + 1] += start[i];
+    std::vector<Key> out(keys.size());
+    for (size_t j = 0; j < keys.size(); ++j) out[start[bucket[j]]++] = keys[j];
+    keys.swap(out);
+  }
+  std::vector<Key> sorted_;
+  size_t head_ = 0;
+  FillHeap risen_;
 };
 
 }  // namespace
@@ -213,7 +292,7 @@ Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) 
       may_fill = (!weighted || cross_weight[k] > 0) && bound[cross_flow[k]] >= level;
     if (may_fill) entries.push_back(FillHeap::key(level, r));
   }
-  FillHeap heap(std::move(entries));
+  FillQueue heap(std::move(entries));
 
   // Demand events, lowest first; flows that touch no resource get their demand outright.
   std::vector<std::pair<double, int>> by_demand;
