@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 
@@ -27,10 +26,6 @@ class FillHeap {
   static double level_of(Key k) { return std::bit_cast<double>(static_cast<uint64_t>(k >> 64)); }
   static int resource_of(Key k) { return static_cast<int>(static_cast<uint32_t>(k)); }
 
-  explicit FillHeap(std::vector<Key> keys) : heap_(std::move(keys)) {
-    std::make_heap(heap_.begin(), heap_.end(), std::greater<>());
-  }
-  FillHeap() = default;
   bool empty() const { return heap_.empty(); }
   Key top() const { return heap_.front(); }
   void push(Key k) {
@@ -276,7 +271,7 @@ Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) 
   // No flow runs faster than its demand or than any of its resources alone would let it
   // (capacity / weight). A resource that would fill above that bound for every flow crossing
   // it, even at its lowest (initial) level, never fills while one of them is unfrozen: it
-  // freezes nothing and stays out of the heap. Often most cables of a placement carry one flow.
+  // freezes nothing and stays out of the queue. Often most cables of a placement carry one flow.
   std::vector<double> bound(F, kInf);
   for (int f = 0; f < F; ++f) {
     double b = flows.demand[f];
@@ -292,7 +287,7 @@ Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) 
       may_fill = (!weighted || cross_weight[k] > 0) && bound[cross_flow[k]] >= level;
     if (may_fill) entries.push_back(FillHeap::key(level, r));
   }
-  FillQueue heap(std::move(entries));
+  FillQueue queue(std::move(entries));
 
   // Demand events, lowest first; flows that touch no resource get their demand outright.
   std::vector<std::pair<double, int>> by_demand;
@@ -325,34 +320,34 @@ Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) 
       else active_weight[r] -= w;
     }
   };
-  // Brings the heap's top up to date: drops resources no unfrozen flow crosses any more and
+  // Brings the queue's top up to date: drops resources no unfrozen flow crosses any more and
   // moves those whose level rose, until the top is the next resource to fill.
   auto settle = [&] {
-    while (!heap.empty()) {
-      const int r = FillHeap::resource_of(heap.top());
+    while (!queue.empty()) {
+      const int r = FillHeap::resource_of(queue.top());
       if (active_count[r] == 0 || active_weight[r] <= 0) {
-        heap.pop();
+        queue.pop();
         continue;
       }
       const double level = since[r] + left[r] / active_weight[r];
-      const bool rose = level > FillHeap::level_of(heap.top());
-      heap.replace_top(level);
+      const bool rose = level > FillHeap::level_of(queue.top());
+      queue.replace_top(level);
       if (!rose) return;
     }
   };
 
-  while (unfrozen > 0) {  // what is left in the heap then is resources no flow still fills
+  while (unfrozen > 0) {  // what is left in the queue then is resources no flow still fills
     while (next_demand < by_demand.size() && frozen[by_demand[next_demand].second]) ++next_demand;
     settle();
-    const double resource_level = heap.empty() ? kInf : FillHeap::level_of(heap.top());
+    const double resource_level = queue.empty() ? kInf : FillHeap::level_of(queue.top());
     const double demand_level = next_demand < by_demand.size() ? by_demand[next_demand].first : kInf;
     if (resource_level == kInf && demand_level == kInf) break;
 
     if (demand_level <= resource_level) {
       freeze(by_demand[next_demand++].second, std::max(0.0, demand_level), -1);
     } else {
-      const int r = FillHeap::resource_of(heap.top());
-      heap.pop();
+      const int r = FillHeap::resource_of(queue.top());
+      queue.pop();
       for (int k = offsets[r]; k < offsets[r + 1]; ++k) {
         const int f = cross_flow[k];
         if (!frozen[f] && (!weighted || cross_weight[k] > 0)) freeze(f, resource_level, global_of(r));
