@@ -123,7 +123,8 @@ apply --fabric "$WORK/a.topo" >"$WORK/p2" 2>&1 & p2=$!
 wait $p1; rc1=$?; wait $p2; rc2=$?
 if (( rc1 != 0 || rc2 != 0 )); then fail "$name" "exits $rc1 $rc2: $(cat "$WORK/p1" "$WORK/p2" | tr '\n' ' ')"
 elif (( $(reconfigures) != before + 1 )); then fail "$name" "$(( $(reconfigures) - before )) reconfigures"
-elif ! cat "$WORK/p1" "$WORK/p2" | grep -q "nothing to do"; then fail "$name" "neither found nothing to do"
+elif ! cat "$WORK/p1" "$WORK/p2" | grep -q "nothing to do"; then
+  fail "$name" "neither found nothing to do; first: $(tr '\n' ' ' <"$WORK/p1"); second: $(tr '\n' ' ' <"$WORK/p2"); log: $(grep -i 'reconfig' "$log" | tail -n 4 | tr '\n' ' ')"
 else pass "$name"; fi
 
 # 7. kill -9 in the middle: the file is always A's or B's, whole
