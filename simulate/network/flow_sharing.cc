@@ -99,35 +99,32 @@ class FillQueue {
   // them in one pass; otherwise std::sort.
   static void sort_keys(std::vector<Key>& keys) {
     constexpr size_t kFew = 32;
-    uint64_t levels[kFew];
-    size_t distinct = 0;
-    size_t last = 0;  // neighbours in resource order mostly share a level
-    for (const Key k : keys) {
-      const uint64_t l = static_cast<uint64_t>(k >> 64);
-      if (last < distinct && levels[last] == l) continue;
-      size_t i = 0;
-      while (i < distinct && levels[i] != l) ++i;
-      last = i;
-      if (i == distinct) {
-        if (distinct == kFew) return std::sort(keys.begin(), keys.end());
-        levels[distinct++] = l;
-      }
-    }
-    if (distinct <= 1) return;
-    std::sort(levels, levels + distinct);  // non-negative doubles order as their bits
+    uint64_t levels[kFew];  // in order of first appearance
+    size_t distinct = 0, last = 0;  // neighbours in resource order mostly share a level
     std::vector<uint8_t> bucket(keys.size());
-    size_t start[kFew + 1] = {};
     for (size_t j = 0; j < keys.size(); ++j) {
       const uint64_t l = static_cast<uint64_t>(keys[j] >> 64);
-      if (j == 0 || static_cast<uint64_t>(keys[j - 1] >> 64) != l)
-        bucket[j] = static_cast<uint8_t>(std::lower_bound(levels, levels + distinct, l) - levels);
-      else
-        bucket[j] = bucket[j - 1];
-      ++start[bucket[j] + 1];
+      if (last >= distinct || levels[last] != l) {
+        last = 0;
+        while (last < distinct && levels[last] != l) ++last;
+        if (last == distinct) {
+          if (distinct == kFew) return std::sort(keys.begin(), keys.end());
+          levels[distinct++] = l;
+        }
+      }
+      bucket[j] = static_cast<uint8_t>(last);
     }
+    if (distinct <= 1) return;
+    uint8_t by_level[kFew], rank[kFew];
+    for (size_t i = 0; i < distinct; ++i) by_level[i] = static_cast<uint8_t>(i);
+    // Non-negative doubles order as their bits.
+    std::sort(by_level, by_level + distinct, [&](uint8_t x, uint8_t y) { return levels[x] < levels[y]; });
+    for (size_t i = 0; i < distinct; ++i) rank[by_level[i]] = static_cast<uint8_t>(i);
+    size_t start[kFew + 1] = {};
+    for (const uint8_t b : bucket) ++start[rank[b] + 1];
     for (size_t i = 0; i < distinct; ++i) start[i + 1] += start[i];
     std::vector<Key> out(keys.size());
-    for (size_t j = 0; j < keys.size(); ++j) out[start[bucket[j]]++] = keys[j];
+    for (size_t j = 0; j < keys.size(); ++j) out[start[rank[bucket[j]]]++] = keys[j];
     keys.swap(out);
   }
   std::vector<Key> sorted_;
