@@ -8,6 +8,7 @@
 //   malloc_tuning.h keep freed memory for reuse (a prediction's arrays fault in once, not per solve)
 //   nearest_word.h  the valid word a typo was meant to be (did you mean ...?)
 //   numbers.h       whole numbers as typed on a command line
+//   regex.h         compiling a pattern an admin typed, refusing what libstdc++ would overflow on
 //   shell_quote.h   a word as the shell reads it back (the scripts slurmtopo writes)
 //   text.h          counts in messages: "1 leaf", "2 leaves"
 //   version.h       slurmtopo's version (CMake's project VERSION)
@@ -23,6 +24,7 @@
 #include "base/malloc_tuning.h"
 #include "base/nearest_word.h"
 #include "base/numbers.h"
+#include "base/regex.h"
 #include "base/shell_quote.h"
 #include "base/text.h"
 #include "base/version.h"

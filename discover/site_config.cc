@@ -12,6 +12,7 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "base/regex.h"
 #include "base/yaml_fields.h"
 #include "slurm/hostlist.h"
 
@@ -28,7 +29,7 @@ using Reader = YamlFields;
 std::string regex(const Reader& r, const YAML::Node& v, const std::string& key, unsigned groups) {
   const std::string text = r.text(v, key);
   try {
-    const std::regex re(text);
+    const std::regex re = compile_regex(text);
     if (re.mark_count() < groups)
       r.fail(v, "expected `" + key + "` to have a capture group `(...)`: group 1 is the name");
   } catch (const std::regex_error& e) {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "base/input_error.h"
+#include "base/regex.h"
 #include "graph/host_names.h"
 #include "graph/rail_positions.h"
 #include "slurm/hostlist.h"
@@ -23,7 +24,7 @@ const FabricNode& node_of(const Cluster& c, Vertex v) {
 
 std::regex compile_host_regex(const SiteConfig& site) {
   try {
-    std::regex re(site.host_regex);
+    std::regex re = compile_regex(site.host_regex);
     if (re.mark_count() < 1)
       throw InputError(site.source.empty() ? "host_regex" : site.source, 0,
                        "host_regex needs one capture group: the host name");
@@ -50,7 +51,7 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
   for (const auto& expr : options.site.exclude_hosts)
     for (auto& h : expand_hostlist(expr)) excluded_names.insert(std::move(h));
   std::vector<std::regex> excluded_patterns;
-  for (const auto& p : options.site.exclude_regex) excluded_patterns.emplace_back(p);
+  for (const auto& p : options.site.exclude_regex) excluded_patterns.push_back(compile_regex(p));
   std::set<std::string> placeholders = distribution_default_host_names();
   placeholders.insert(options.site.default_host_names.begin(), options.site.default_host_names.end());
   std::set<uint64_t> mapped_guids;

@@ -4,6 +4,7 @@
 #include <regex>
 #include <set>
 
+#include "base/regex.h"
 #include "graph/cluster.h"
 
 namespace slurmtopo {
@@ -68,7 +69,7 @@ std::string common_prefix_at_separator(const std::vector<std::string>& names) {
 std::string unit_name(const std::vector<std::string>& members, const std::string& regex) {
   if (members.size() == 1) return members.front();
   if (!regex.empty()) {
-    std::regex re(regex);
+    const std::regex re = compile_regex(regex);
     std::string agreed;
     bool ok = true;
     for (const auto& m : members) {

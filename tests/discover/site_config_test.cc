@@ -94,6 +94,9 @@ TEST_CASE("load_site_config: errors carry the YAML line and say what was expecte
            Bad{"host_regex: '^\\S+'\n", 1, "`host_regex` to have a capture group"},
            Bad{"\n\nhost_regex: '^(\\S+'\n", 3, "`host_regex` to be a valid regular expression"},
            Bad{"exclude_regex:\n  - ok\n  - '[z-a]'\n", 3, "`exclude_regex[1]` to be a valid"},
+           Bad{"\nhost_regex: '^(\\S+)\\77777777777777777777'\n", 2,
+               "valid regular expression (ECMAScript): back reference `777777777777...` at character 8 "
+               "has 20 digits; at most 5"},
            Bad{"group_name_regex: 'leaf'\n", 1, "`group_name_regex` to have a capture group"},
            Bad{"exclude_hosts: n[1-2]\n", 1, "`exclude_hosts` to be a list of strings"},
            Bad{"exclude_hosts:\n  - n[2-1]\n", 2, "Slurm hostlists: hostlist `n[2-1]`"},
