@@ -35,7 +35,7 @@ Combined combine(const Solved& node, const Solved& net, double net_free_rate) {
   Combined c;
   c.rate = std::min(node.rate, net.rate);
   c.free_rate = std::min(node.rate, net_free_rate);
-  const double tie = c.rate * (1 + 1e-9);
+  const double tie = c.rate * (1 + kSlowestTie);
   if (net.rate <= tie) {
     c.bottlenecks = net.bottlenecks;
     c.bottleneck_count += net.bottleneck_count;

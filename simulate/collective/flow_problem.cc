@@ -19,7 +19,7 @@ Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector
   std::vector<int> held;
   for (size_t f = 0; f < problem.flows.size(); ++f) {
     const int r = s.bottleneck[f];
-    if (problem.mine(f) && r >= 0 && s.rate[f] / problem.channels(f) <= out.rate * (1 + 1e-9) && slot[r] < 0) {
+    if (problem.mine(f) && r >= 0 && s.rate[f] / problem.channels(f) <= out.rate * (1 + kSlowestTie) && slot[r] < 0) {
       slot[r] = static_cast<int>(held.size());
       held.push_back(r);
     }

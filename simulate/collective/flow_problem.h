@@ -39,6 +39,8 @@ struct Solved {
 };
 
 inline constexpr size_t kReported = 10;  // bottlenecks named per algorithm, worst first
+// A flow this close above the slowest (relative) is held as the slowest is.
+inline constexpr double kSlowestTie = 1e-9;
 
 // Reports the resources that hold the slowest of the placement's flows in `problem` as shared
 // in `s`, with what they would be offered at `expected` (the rates NCCL expects, per flow as

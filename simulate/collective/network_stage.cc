@@ -132,7 +132,10 @@ Solved NetworkStage::solve() {
       for (int k = set.begin(i); k < set.end(i); ++k) set.weights[k] *= p_.count[i];
   }
   if (!p_.job.empty()) p_.job.resize(p_.flows.size(), 0);
-  Sharing fabric = max_min_fair(p_.capacity, p_.flows);
+  // Alone, only the slowest flows and what holds them are reported (solve_problem): filling
+  // stops past them, with room to spare over kSlowestTie for the rounding of per-channel rates.
+  Sharing fabric = jobs_.size() > 1 ? max_min_fair(p_.capacity, p_.flows)
+                                    : max_min_fair_slowest(p_.capacity, p_.flows, 4 * kSlowestTie);
   if (jobs_.size() > 1) {
     // A capped flow freezes at its cap; what holds it is what held it before the caps.
     const std::vector<int> held = fabric.bottleneck;

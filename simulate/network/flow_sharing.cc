@@ -190,6 +190,10 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flow
 }
 
 Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) {
+  return max_min_fair_slowest(capacity, flows, std::numeric_limits<double>::infinity());
+}
+
+Sharing max_min_fair_slowest(const std::vector<double>& capacity, const FlowSet& flows, double headroom) {
   const int R = static_cast<int>(capacity.size());
   const int F = static_cast<int>(flows.size());
   constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -333,12 +337,20 @@ Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) 
     }
   };
 
+  double stop = kInf;     // filling ends above this level: the first one times 1 + headroom
+  double stopped = kInf;  // the level it ended at, if it did
   while (unfrozen > 0) {  // what is left in the queue then is resources no flow still fills
     while (next_demand < by_demand.size() && frozen[by_demand[next_demand].second]) ++next_demand;
     settle();
     const double resource_level = queue.empty() ? kInf : FillHeap::level_of(queue.top());
     const double demand_level = next_demand < by_demand.size() ? by_demand[next_demand].first : kInf;
     if (resource_level == kInf && demand_level == kInf) break;
+    const double level = std::max(0.0, std::min(resource_level, demand_level));
+    if (level > stop) {
+      stopped = level;
+      break;
+    }
+    if (stop == kInf && headroom < kInf) stop = level * (1 + headroom);
 
     if (demand_level <= resource_level) {
       freeze(by_demand[next_demand++].second, std::max(0.0, demand_level), -1);
@@ -351,9 +363,10 @@ Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows) 
       }
     }
   }
-  // Flows never frozen cross only resources of zero weight for them and have no demand cap.
+  // Flows never frozen cross only resources of zero weight for them and have no demand cap,
+  // or were still rising when filling stopped.
   for (int f = 0; f < F; ++f)
-    if (!frozen[f]) out.rate[f] = flows.demand[f];
+    if (!frozen[f]) out.rate[f] = stopped < kInf ? stopped : flows.demand[f];
 
   out.load.assign(R, 0.0);
   for (int f = 0; f < F; ++f)

@@ -84,6 +84,15 @@ struct Sharing {
 // a resource index out of range or weights of the wrong length.
 Sharing max_min_fair(const std::vector<double>& capacity, const FlowSet& flows);  // GB/s per resource
 Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flows);
+// The same filling, stopped once the next resource would fill (or flow reach its demand) more
+// than `headroom` (relative) above the first level at which a flow froze. Every flow frozen up
+// to there has the rate and bottleneck a full solve gives it, and so has the load every
+// resource whose flows all froze. A flow still rising gets the level filling stopped at (a
+// lower bound on its rate, above the first level × (1 + headroom)) and bottleneck -1; loads
+// that count it are lower bounds. A collective alone on the fabric runs at its slowest
+// channel, so this is all it needs: often most flows are faster than the slowest and never
+// freeze.
+Sharing max_min_fair_slowest(const std::vector<double>& capacity, const FlowSet& flows, double headroom);
 Sharing max_min_fair(const std::vector<Resource>& resources, const std::vector<Flow>& flows);
 
 }  // namespace slurmtopo
