@@ -87,9 +87,8 @@ void NetworkStage::add_flow(const Send& s, std::pair<int, int> hcas, RouteSet::R
     for (const DirectedLink* d = routes_.begin(*p); d != routes_.end(*p); ++d) {
       const int global = fabric_.cables().index(*d);
       bool inserted;
-      const int local = local_of_.get(global, static_cast<int>(p_.capacity.size()), inserted);
-      if (inserted) {
-        p_.capacity.push_back(fabric_.capacity(global));
+      const int local = local_of_.get(global, static_cast<int>(cable_of_.size()), inserted);
+      if (inserted) {  // its capacity comes at the end of the batch (flush)
         cable_of_.push_back(global);
         job_of_.push_back(-1);
       }
@@ -118,6 +117,9 @@ void NetworkStage::flush() {
   fabric_.routing().route_many(ends.data(), ends.size(), routes_);
   for (size_t i = 0; i < pending_.size(); ++i) add_flow(pending_[i], ends[i], routes_.flows[i]);
   pending_.clear();
+  // The new cables' capacities in one pass: each is a cache miss on a large fabric, and here
+  // they overlap instead of stalling the numbering.
+  for (size_t r = p_.capacity.size(); r < cable_of_.size(); ++r) p_.capacity.push_back(fabric_.capacity(cable_of_[r]));
 }
 
 Solved NetworkStage::solve() {
