@@ -248,8 +248,7 @@ const PortEntry* FabricIndex::dmodk_next_hop(int sw, const std::vector<uint16_t>
 }
 
 const PortEntry* FabricIndex::dmodk_next_hop(int sw, const RouteTarget& target, uint32_t lid) const {
-  // next[sw]: bit 24 set once looked at; bit 16: the next hops are consecutive entries;
-  // bits 8-15 their count, bits 0-7 the first one's position among the switch's ports.
+  // next[sw]: see kMemoLookedAt.
   uint32_t code = target.next[sw].load(std::memory_order_relaxed);
   const auto entries = ports(switch_vertex(sw));
   if (code == 0) {
@@ -264,13 +263,13 @@ const PortEntry* FabricIndex::dmodk_next_hop(int sw, const RouteTarget& target, 
         ++count;
       }
     const bool consecutive = count > 0 && last - first + 1 == count;
-    code = 1u << 24 | (consecutive ? 1u << 16 : 0u) | static_cast<uint32_t>(count) << 8 |
+    code = kMemoLookedAt | (consecutive ? kMemoConsecutive : 0u) | static_cast<uint32_t>(count) << 8 |
            static_cast<uint32_t>(std::max(first, 0));
     target.next[sw].store(code, std::memory_order_relaxed);  // same value from any thread
   }
   const uint32_t count = (code >> 8) & 0xff;
   if (count == 0) return nullptr;
-  if (code & (1u << 16)) return &entries[(code & 0xff) + lid % count];
+  if (code & kMemoConsecutive) return &entries[(code & 0xff) + lid % count];
   return dmodk_next_hop(sw, target.dist, lid);
 }
 

@@ -63,6 +63,9 @@ struct RouteTarget {
 class FabricIndex {
  public:
   static constexpr uint16_t kUnreachable = 0xffff;
+  // RouteTarget::next: set once the switch was looked at; set when its next hops are
+  // consecutive entries (then bits 8-15 are their count, bits 0-7 the first one's place).
+  static constexpr uint32_t kMemoLookedAt = 1u << 24, kMemoConsecutive = 1u << 16;
 
   explicit FabricIndex(const Cluster& cluster);
 
@@ -102,6 +105,13 @@ class FabricIndex {
   // The same, remembering per switch where its next hops are: when they are consecutive ports
   // (a fat tree's uplinks, parallel cables down) later calls pick in O(1).
   const PortEntry* dmodk_next_hop(int sw, const RouteTarget& target, uint32_t lid) const;
+  // That answer as a place in ports(switch_vertex(sw)), from the memo alone when it has it
+  // (consecutive next hops, already looked at), else -1: a batch walk reads one word per hop.
+  static int dmodk_memo_place(const RouteTarget& target, int sw, uint32_t lid) {
+    const uint32_t code = target.next[sw].load(std::memory_order_relaxed);
+    if (!(code & kMemoLookedAt) || !(code & kMemoConsecutive)) return -1;
+    return static_cast<int>((code & 0xff) + lid % ((code >> 8) & 0xff));
+  }
 
  private:
   const Cluster* cluster_;

@@ -3,6 +3,7 @@
 // reached. A missing table or entry (255), port 0 (the switch itself), an uncabled port, a
 // cable into another CA or more hops than there are switches (a loop) make the destination
 // unreachable: route() returns no path.
+#include "simulate/network/lane_walk.h"
 #include "simulate/network/routing_engines.h"
 
 #include <algorithm>
@@ -55,10 +56,7 @@ class TableRouting final : public SinglePathRouting {
     out.clear();
     out.flows.resize(n);
     walk(pairs, n, [&](size_t f, const DirectedLink* links, int count, bool reachable) {
-      out.flows[f] = {static_cast<int>(out.paths.size()), reachable ? 1 : 0};
-      if (!reachable) return;
-      out.paths.push_back({{static_cast<int>(out.links.size()), count}, 1.0});
-      out.links.insert(out.links.end(), links, links + count);
+      add_walked(out, f, links, count, reachable);
     });
   }
 
@@ -81,12 +79,10 @@ class TableRouting final : public SinglePathRouting {
   std::vector<int> fabric_of_;  // by switch index
 
   // A flow being walked: the switch whose table entry for it, already prefetched, is its next
-  // read; its links so far are in one of the walk's buffers.
+  // read.
   struct Lane {
-    size_t flow;
     int sw, hops;
     const HcaAttachment* dst;
-    int buffer;
   };
 
   const uint8_t* entry(int sw, uint32_t lid) const {
@@ -94,70 +90,32 @@ class TableRouting final : public SinglePathRouting {
     return t.entries && lid < t.size ? t.entries + lid : nullptr;
   }
 
-  // Walks up to kLanes flows at a time, one read per flow per round, prefetching the read
-  // each flow makes next: the walk is memory-bound, and this keeps kLanes misses in flight.
-  // Flows finish in any order: sink(flow, links, count, reachable) is called once per flow.
   template <typename Sink>
   void walk(const std::pair<int, int>* pairs, size_t n, Sink&& sink) const {
-    constexpr int kLanes = 16;
-    Lane lanes[kLanes];
-    std::vector<DirectedLink> buffers[kLanes];
-    int free_buffers[kLanes];
-    for (int b = 0; b < kLanes; ++b) free_buffers[b] = b;
-    int active = 0, spare = kLanes;
-    size_t next = 0;
     const int max_hops = static_cast<int>(table_of_.size()) + 1;
-    auto start = [&] {
-      while (next < n && active < kLanes) {
-        const size_t f = next++;
-        bool local;
-        const auto ends = single_path_ends(*index_, pairs[f].first, pairs[f].second, local);
-        if (!ends.first) {
-          sink(f, nullptr, 0, local);
-          continue;
-        }
-        const int b = free_buffers[--spare];
-        buffers[b].clear();
-        buffers[b].push_back(ends.first->up);
-        const uint8_t* e = entry(ends.first->leaf, ends.second->lid);
-        if (e) __builtin_prefetch(e);
-        lanes[active++] = Lane{f, ends.first->leaf, 0, ends.second, b};
-      }
+    auto start = [&](size_t f, Lane& l, std::vector<DirectedLink>& links) {
+      bool local;
+      const auto ends = single_path_ends(*index_, pairs[f].first, pairs[f].second, local);
+      if (!ends.first) return local ? Walked::Arrived : Walked::Unreachable;
+      links.push_back(ends.first->up);
+      if (const uint8_t* e = entry(ends.first->leaf, ends.second->lid)) __builtin_prefetch(e);
+      l = Lane{ends.first->leaf, 0, ends.second};
+      return Walked::Walking;
     };
-    start();
-    while (active > 0) {
-      for (int j = 0; j < active;) {
-        Lane& l = lanes[j];
-        std::vector<DirectedLink>& links = buffers[l.buffer];
-        int outcome = 0;  // 0 walking, 1 arrived, -1 unreachable
-        const uint8_t* e = entry(l.sw, l.dst->lid);
-        const uint8_t port = e ? *e : ForwardingTables::kNoPort;
-        const Hop* hop = port == ForwardingTables::kNoPort || port == 0 || port >= stride_
-                             ? nullptr
-                             : &hops_[static_cast<size_t>(l.sw) * stride_ + port];
-        if (!hop || hop->link2 < 0) {
-          outcome = -1;
-        } else {
-          links.push_back(hop->out(fabric_of_[l.sw]));
-          if (hop->peer == ~l.dst->vertex) {
-            outcome = 1;
-          } else if (hop->peer < 0 || ++l.hops >= max_hops) {
-            outcome = -1;  // into another CA, or a forwarding loop
-          } else {
-            l.sw = hop->peer;
-            if (const uint8_t* next_entry = entry(l.sw, l.dst->lid)) __builtin_prefetch(next_entry);
-          }
-        }
-        if (outcome != 0) {
-          sink(l.flow, links.data(), static_cast<int>(links.size()), outcome > 0);
-          free_buffers[spare++] = l.buffer;
-          lanes[j] = lanes[--active];
-          start();
-        } else {
-          ++j;
-        }
-      }
-    }
+    auto step = [&](Lane& l, std::vector<DirectedLink>& links) {
+      const uint8_t* e = entry(l.sw, l.dst->lid);
+      const uint8_t port = e ? *e : ForwardingTables::kNoPort;
+      if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) return Walked::Unreachable;
+      const Hop& hop = hops_[static_cast<size_t>(l.sw) * stride_ + port];
+      if (hop.link2 < 0) return Walked::Unreachable;
+      links.push_back(hop.out(fabric_of_[l.sw]));
+      if (hop.peer == ~l.dst->vertex) return Walked::Arrived;
+      if (hop.peer < 0 || ++l.hops >= max_hops) return Walked::Unreachable;  // into another CA, or a loop
+      l.sw = hop.peer;
+      if (const uint8_t* next = entry(l.sw, l.dst->lid)) __builtin_prefetch(next);
+      return Walked::Walking;
+    };
+    walk_lanes<Lane>(n, start, step, sink);
   }
 };
 

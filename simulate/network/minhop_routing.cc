@@ -17,6 +17,7 @@
 // consecutive ports on a fat tree, picked in O(1) afterwards.
 #include <algorithm>
 
+#include "simulate/network/lane_walk.h"
 #include "simulate/network/routing_engines.h"
 
 namespace slurmtopo {
@@ -24,7 +25,21 @@ namespace {
 
 class MinHopRouting final : public SinglePathRouting {
  public:
-  explicit MinHopRouting(std::shared_ptr<const FabricIndex> index) : index_(std::move(index)) {}
+  explicit MinHopRouting(std::shared_ptr<const FabricIndex> index) : index_(std::move(index)) {
+    // Each switch port's cable and far switch in 8 bytes, in the index's port order: what a
+    // hop reads once D-mod-K has picked the port, kept small enough to stay in cache.
+    const int switches = static_cast<int>(index_->cluster().switches.size());
+    first_hop_.reserve(switches + 1);
+    fabric_of_.assign(switches, 0);
+    for (int s = 0; s < switches; ++s) {
+      first_hop_.push_back(static_cast<int>(hops_.size()));
+      for (const PortEntry& e : index_->ports(index_->switch_vertex(s))) {
+        fabric_of_[s] = e.out.fabric;
+        hops_.push_back(Hop{2 * e.out.link + (e.out.a_to_b ? 0 : 1), e.peer_switch});
+      }
+    }
+    first_hop_.push_back(static_cast<int>(hops_.size()));
+  }
 
   RoutingKind kind() const override { return RoutingKind::MinHop; }
 
@@ -45,8 +60,65 @@ class MinHopRouting final : public SinglePathRouting {
     path.links.push_back(b.down);
   }
 
+  // What route_into gives each pair, many flows walked at once (simulate/network/lane_walk.h).
+  void route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const override {
+    out.clear();
+    out.flows.resize(n);
+    auto start = [&](size_t f, Lane& l, std::vector<DirectedLink>& links) {
+      bool local;
+      const auto ends = single_path_ends(*index_, pairs[f].first, pairs[f].second, local);
+      if (!ends.first) return local ? Walked::Arrived : Walked::Unreachable;
+      const HcaAttachment &a = *ends.first, &b = *ends.second;
+      const RouteTarget& target = index_->target(b.leaf);
+      if (target.dist[a.leaf] == FabricIndex::kUnreachable) return Walked::Unreachable;
+      links.push_back(a.up);
+      if (a.leaf == b.leaf) {
+        links.push_back(b.down);
+        return Walked::Arrived;
+      }
+      __builtin_prefetch(&target.next[a.leaf]);
+      l = Lane{a.leaf, 0, &b, &target};
+      return Walked::Walking;
+    };
+    auto step = [&](Lane& l, std::vector<DirectedLink>& links) {
+      int position = FabricIndex::dmodk_memo_place(*l.target, l.sw, l.dst->lid);
+      if (position < 0) {
+        const PortEntry* e = index_->dmodk_next_hop(l.sw, *l.target, l.dst->lid);
+        if (!e) return Walked::Unreachable;
+        position = static_cast<int>(e - index_->ports(index_->switch_vertex(l.sw)).data());
+      }
+      const Hop& hop = hops_[first_hop_[l.sw] + position];
+      links.push_back(DirectedLink{fabric_of_[l.sw], hop.link2 >> 1, (hop.link2 & 1) == 0});
+      l.sw = hop.peer_switch;
+      // Each hop is one closer by the target's distances; more hops than switches would be a
+      // broken memo, not a route.
+      if (l.sw < 0 || ++l.hops > static_cast<int>(fabric_of_.size())) return Walked::Unreachable;
+      if (l.sw == l.dst->leaf) {
+        links.push_back(l.dst->down);
+        return Walked::Arrived;
+      }
+      __builtin_prefetch(&l.target->next[l.sw]);
+      return Walked::Walking;
+    };
+    walk_lanes<Lane>(n, start, step, [&](size_t f, const DirectedLink* links, int count, bool reachable) {
+      add_walked(out, f, links, count, reachable);
+    });
+  }
+
  private:
+  struct Hop {
+    int link2;        // 2 × the cable's link + (0 from end a, 1 from end b)
+    int peer_switch;  // -1 toward a CA, which D-mod-K never picks
+  };
+  struct Lane {
+    int sw, hops;
+    const HcaAttachment* dst;
+    const RouteTarget* target;
+  };
   std::shared_ptr<const FabricIndex> index_;
+  std::vector<Hop> hops_;       // by first_hop_[switch] + the port's place in index_->ports
+  std::vector<int> first_hop_;  // by switch index, and one past the last
+  std::vector<int> fabric_of_;  // by switch index
 };
 
 }  // namespace

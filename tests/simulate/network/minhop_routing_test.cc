@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <random>
 
 #include "simulate/network/routing.h"
 #include "tests/simulate/network/routing_test_support.h"
@@ -134,4 +135,52 @@ TEST_CASE("minhop: a leaf cut off from the spines is unreachable from the others
   const auto routing = make_routing(c, RoutingKind::MinHop);
   CHECK(routing->route(hca_of(c, "gpu001"), hca_of(c, "gpu005")).empty());
   CHECK(routing->route(hca_of(c, "gpu005"), hca_of(c, "gpu006")).size() == 1);  // within leaf002
+}
+
+TEST_CASE("minhop: routing many flows at once on an irregular fabric gives each the path route() gives") {
+  // A third of the switch cables gone at random: next hops that are not consecutive ports
+  // (the memo's slow path), unequal path lengths, unreachable leaves. The batch walk must
+  // give every pair exactly route()'s path, whichever of the two looks at a switch first.
+  Fabric f = generate_fattree({.levels = 3, .radix = 8, .hosts = 64});
+  std::mt19937 rng(5);
+  auto is_ca = [&](const LinkEnd& e) { return f.find(e.guid)->kind == NodeKind::Ca; };
+  uint64_t cut_leaf = 0;  // the first host's leaf loses its uplinks
+  for (const Link& l : f.links)
+    if (!cut_leaf && (is_ca(l.a) || is_ca(l.b))) cut_leaf = is_ca(l.a) ? l.b.guid : l.a.guid;
+  std::vector<Link> kept;
+  for (const Link& l : f.links) {
+    const bool host_cable = is_ca(l.a) || is_ca(l.b);
+    const bool cut = l.a.guid == cut_leaf || l.b.guid == cut_leaf;
+    if (host_cable || (!cut && std::uniform_int_distribution<>(0, 2)(rng) != 0)) kept.push_back(l);
+  }
+  f.links = kept;
+  const Cluster c = cluster_of(std::move(f));
+  for (bool batch_first : {true, false}) {
+    const auto routing = make_routing(c, RoutingKind::MinHop);
+    std::vector<std::pair<int, int>> pairs;
+    for (int s = 0; s < static_cast<int>(c.hcas.size()); ++s)
+      for (int d = 0; d < static_cast<int>(c.hcas.size()); d += 1 + s % 3) pairs.push_back({s, d});
+    std::vector<std::vector<PathShare>> single;
+    if (!batch_first)
+      for (const auto& [s, d] : pairs) single.push_back(routing->route(s, d));
+    RouteSet many;
+    routing->route_many(pairs.data(), pairs.size(), many);
+    if (batch_first)
+      for (const auto& [s, d] : pairs) single.push_back(routing->route(s, d));
+    REQUIRE(many.flows.size() == pairs.size());
+    int unreachable = 0, longer = 0;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      const RouteSet::Range r = many.flows[i];
+      REQUIRE(r.count == static_cast<int>(single[i].size()));
+      if (r.count == 0) {
+        ++unreachable;
+        continue;
+      }
+      const RouteSet::Path& p = many.paths[r.first];
+      CHECK(std::vector<DirectedLink>(many.begin(p), many.end(p)) == single[i][0].links);
+      longer += p.links.count > 6;
+    }
+    CHECK(unreachable > 0);
+    CHECK(longer > 0);  // detours past the missing cables
+  }
 }
