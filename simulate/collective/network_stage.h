@@ -63,7 +63,7 @@ class CableIndex {
   void grow() {
     std::vector<std::pair<int, int>> old;
     old.swap(slots_);
-    slots_.assign(old.empty() ? 64 : 2 * old.size(), {-1, -1});
+    slots_.assign(old.empty() ? 64 : 4 * old.size(), {-1, -1});  // 4x: one placement often outgrows its guess twice
     shift_ = 64 - std::countr_zero(slots_.size());
     used_ = 0;
     bool ignored;

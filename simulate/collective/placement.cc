@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 #include "base/input_error.h"
 #include "slurm/hostlist.h"
@@ -18,12 +17,13 @@ Placement resolve_placement(const Cluster& cluster, const std::vector<std::strin
   for (int k = 0; k < rails; ++k) p.home_gpu[k] = k * gpus / rails;
   bool homes_from_nodes = false;
 
-  std::set<std::string> seen;
+  std::vector<bool> seen(cluster.hosts.size(), false);
   std::map<size_t, std::vector<std::string>> short_of_rails;  // HCA count → hosts
   for (const std::string& name : hosts) {
     const int h = cluster.host_index(name);
     if (h < 0) throw InputError("--nodes", 0, "expected hosts of the fabric; `" + name + "` is not in it");
-    if (!seen.insert(name).second) throw InputError("--nodes", 0, "expected every host once; `" + name + "` is named twice");
+    if (seen[h]) throw InputError("--nodes", 0, "expected every host once; `" + name + "` is named twice");
+    seen[h] = true;
     p.hosts.push_back(h);
 
     // The HCAs this host's rails use: from its PCIe layout when known, else in rail order.
