@@ -212,11 +212,11 @@ Sharing max_min_fair_slowest(const std::vector<double>& capacity, const FlowSet&
   if (weighted ? static_cast<int>(flows.weights.size()) != C : !flows.weights.empty())
     throw std::invalid_argument("max_min_fair: " + std::to_string(flows.weights.size()) + " weights for " +
                                 std::to_string(C) + " crossings");
-  std::vector<int> flow_res(flows.resources);  // local resource index of each crossing (see below)
+  std::vector<int> flow_res(C);  // local resource index of each crossing (see below)
   const std::vector<double>& flow_w = flows.weights;
   auto weight_of = [&](int k) { return weighted ? flow_w[k] : 1.0; };
   for (int k = 0; k < C; ++k)
-    if (flow_res[k] < 0 || flow_res[k] >= R) {
+    if ((flow_res[k] = flows.resources[k]) < 0 || flow_res[k] >= R) {
       const int f = static_cast<int>(std::upper_bound(flow_offsets.begin(), flow_offsets.end(), k) - flow_offsets.begin()) - 1;
       throw std::invalid_argument("max_min_fair: flow " + std::to_string(f) + " names resource " +
                                   std::to_string(flow_res[k]) + " of " + std::to_string(R));
@@ -369,9 +369,11 @@ Sharing max_min_fair_slowest(const std::vector<double>& capacity, const FlowSet&
     if (!frozen[f]) out.rate[f] = stopped < kInf ? stopped : flows.demand[f];
 
   out.load.assign(R, 0.0);
-  for (int f = 0; f < F; ++f)
+  for (int f = 0; f < F; ++f) {
+    if (!frozen[f] && stopped < kInf) continue;  // still rising: its rate is only a bound
     for (int k = flow_offsets[f]; k < flow_offsets[f + 1]; ++k)
       out.load[global_of(flow_res[k])] += weight_of(k) * out.rate[f];
+  }
   return out;
 }
 

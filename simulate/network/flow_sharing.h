@@ -88,8 +88,8 @@ Sharing max_min_fair(const std::vector<Resource>& resources, const FlowSet& flow
 // than `headroom` (relative) above the first level at which a flow froze. Every flow frozen up
 // to there has the rate and bottleneck a full solve gives it, and so has the load every
 // resource whose flows all froze. A flow still rising gets the level filling stopped at (a
-// lower bound on its rate, above the first level × (1 + headroom)) and bottleneck -1; loads
-// that count it are lower bounds. A collective alone on the fabric runs at its slowest
+// lower bound on its rate, above the first level × (1 + headroom)) and bottleneck -1, and
+// counts in no resource's load. A collective alone on the fabric runs at its slowest
 // channel, so this is all it needs: often most flows are faster than the slowest and never
 // freeze.
 Sharing max_min_fair_slowest(const std::vector<double>& capacity, const FlowSet& flows, double headroom);
