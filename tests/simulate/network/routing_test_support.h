@@ -2,6 +2,7 @@
 // the max-min rates of a set of routed flows over the fabric's cable directions.
 #pragma once
 
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,26 @@ inline Cluster cluster_of(Fabric fabric) {
   std::vector<Fabric> fabrics;
   fabrics.push_back(std::move(fabric));
   return build_cluster(std::move(fabrics), {});
+}
+
+// The fabric with about a third of its switch-to-switch cables gone at random (`seed`) and,
+// with `cut_first_leaf`, every uplink of the first host cable's leaf: unequal depths, detours,
+// next hops that are not consecutive ports, unreachable switches.
+inline Fabric thinned(Fabric f, unsigned seed, bool cut_first_leaf = false) {
+  std::mt19937 rng(seed);
+  auto is_ca = [&](const LinkEnd& e) { return f.find(e.guid)->kind == NodeKind::Ca; };
+  uint64_t cut_leaf = 0;
+  if (cut_first_leaf)
+    for (const Link& l : f.links)
+      if (!cut_leaf && (is_ca(l.a) || is_ca(l.b))) cut_leaf = is_ca(l.a) ? l.b.guid : l.a.guid;
+  std::vector<Link> kept;
+  for (const Link& l : f.links) {
+    const bool host_cable = is_ca(l.a) || is_ca(l.b);
+    const bool cut = cut_leaf && (l.a.guid == cut_leaf || l.b.guid == cut_leaf);
+    if (host_cable || (!cut && std::uniform_int_distribution<>(0, 2)(rng) != 0)) kept.push_back(l);
+  }
+  f.links = kept;
+  return f;
 }
 
 // "gpu" 7 → "gpu007": generated host names (3 digits below 1,000 hosts).
