@@ -8,11 +8,31 @@
 #include <cstddef>
 #include <vector>
 
+#include "simulate/network/fabric_index.h"
 #include "simulate/network/routing.h"
 
 namespace slurmtopo {
 
 enum class Walked { Walking, Arrived, Unreachable };
+
+// What a hop reads once its port is known, in 8 bytes where a PortEntry takes 40: an array of
+// them for a large fabric's switches stays in a core's L2.
+struct PackedHop {
+  int link2 = -1;  // the cable out: 2 × its link + (0 from end a, 1 from end b); -1: no cable
+  int peer = 0;    // the far end: its switch index, or ~vertex when it is not a switch
+  static PackedHop of(const PortEntry& e) {
+    return PackedHop{2 * e.out.link + (e.out.a_to_b ? 0 : 1), e.peer_switch >= 0 ? e.peer_switch : ~e.peer};
+  }
+  // The cable directed out, in the fabric of the switch the hop leaves.
+  DirectedLink out(int fabric) const { return DirectedLink{fabric, link2 >> 1, (link2 & 1) == 0}; }
+};
+
+// Each switch's fabric by switch index: the half of a DirectedLink a PackedHop leaves out.
+inline std::vector<int> fabric_of_switches(const Cluster& c) {
+  std::vector<int> out(c.switches.size());
+  for (size_t s = 0; s < out.size(); ++s) out[s] = c.switches[s].fabric;
+  return out;
+}
 
 // Routes flows 0..n-1. start(flow, lane, links) sets up a lane (links empty) and returns
 // Walking, or finishes the flow there; step(lane, links) takes one read, appending the links

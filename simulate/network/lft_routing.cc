@@ -30,14 +30,11 @@ class TableRouting final : public SinglePathRouting {
     // port it stays in a core's L2 (1.3 MB for the 2,560 switches of a 4,096-host k=64 tree).
     for (int s = 0; s < switches; ++s)
       for (const PortEntry& e : index_->ports(index_->switch_vertex(s))) stride_ = std::max(stride_, e.port + 1);
-    hops_.assign(static_cast<size_t>(switches) * stride_, Hop{});
-    fabric_of_.assign(switches, 0);
+    hops_.assign(static_cast<size_t>(switches) * stride_, PackedHop{});
     for (int s = 0; s < switches; ++s)
-      for (const PortEntry& e : index_->ports(index_->switch_vertex(s))) {
-        fabric_of_[s] = e.out.fabric;
-        hops_[static_cast<size_t>(s) * stride_ + e.port] =
-            Hop{2 * e.out.link + (e.out.a_to_b ? 0 : 1), e.peer_switch >= 0 ? e.peer_switch : ~e.peer};
-      }
+      for (const PortEntry& e : index_->ports(index_->switch_vertex(s)))
+        hops_[static_cast<size_t>(s) * stride_ + e.port] = PackedHop::of(e);
+    fabric_of_ = fabric_of_switches(c);
   }
 
   RoutingKind kind() const override { return kind_; }
@@ -69,13 +66,8 @@ class TableRouting final : public SinglePathRouting {
     size_t size = 0;
   };
   std::vector<Table> table_of_;  // by switch index
-  struct Hop {
-    int link2 = -1;  // the cable out: 2 × its link + (0 from end a, 1 from end b); -1: none
-    int peer = 0;    // the far end: its switch index, or ~vertex when it is not a switch
-    DirectedLink out(int fabric) const { return DirectedLink{fabric, link2 >> 1, (link2 & 1) == 0}; }
-  };
-  int stride_ = 1;          // ports per switch in hops_ (the largest port number + 1)
-  std::vector<Hop> hops_;   // by switch index * stride_ + port
+  int stride_ = 1;               // ports per switch in hops_ (the largest port number + 1)
+  std::vector<PackedHop> hops_;  // by switch index * stride_ + port; link2 -1 where uncabled
   std::vector<int> fabric_of_;  // by switch index
 
   // A flow being walked: the switch whose table entry for it, already prefetched, is its next
@@ -106,7 +98,7 @@ class TableRouting final : public SinglePathRouting {
       const uint8_t* e = entry(l.sw, l.dst->lid);
       const uint8_t port = e ? *e : ForwardingTables::kNoPort;
       if (port == ForwardingTables::kNoPort || port == 0 || port >= stride_) return Walked::Unreachable;
-      const Hop& hop = hops_[static_cast<size_t>(l.sw) * stride_ + port];
+      const PackedHop& hop = hops_[static_cast<size_t>(l.sw) * stride_ + port];
       if (hop.link2 < 0) return Walked::Unreachable;
       links.push_back(hop.out(fabric_of_[l.sw]));
       if (hop.peer == ~l.dst->vertex) return Walked::Arrived;

@@ -30,15 +30,12 @@ class MinHopRouting final : public SinglePathRouting {
     // hop reads once D-mod-K has picked the port, kept small enough to stay in cache.
     const int switches = static_cast<int>(index_->cluster().switches.size());
     first_hop_.reserve(switches + 1);
-    fabric_of_.assign(switches, 0);
     for (int s = 0; s < switches; ++s) {
       first_hop_.push_back(static_cast<int>(hops_.size()));
-      for (const PortEntry& e : index_->ports(index_->switch_vertex(s))) {
-        fabric_of_[s] = e.out.fabric;
-        hops_.push_back(Hop{2 * e.out.link + (e.out.a_to_b ? 0 : 1), e.peer_switch});
-      }
+      for (const PortEntry& e : index_->ports(index_->switch_vertex(s))) hops_.push_back(PackedHop::of(e));
     }
     first_hop_.push_back(static_cast<int>(hops_.size()));
+    fabric_of_ = fabric_of_switches(index_->cluster());
   }
 
   RoutingKind kind() const override { return RoutingKind::MinHop; }
@@ -87,9 +84,9 @@ class MinHopRouting final : public SinglePathRouting {
         if (!e) return Walked::Unreachable;
         position = static_cast<int>(e - index_->ports(index_->switch_vertex(l.sw)).data());
       }
-      const Hop& hop = hops_[first_hop_[l.sw] + position];
-      links.push_back(DirectedLink{fabric_of_[l.sw], hop.link2 >> 1, (hop.link2 & 1) == 0});
-      l.sw = hop.peer_switch;
+      const PackedHop& hop = hops_[first_hop_[l.sw] + position];
+      links.push_back(hop.out(fabric_of_[l.sw]));
+      l.sw = hop.peer;  // D-mod-K only picks switches: a CA (~vertex) is a broken memo
       // Each hop is one closer by the target's distances; more hops than switches would be a
       // broken memo, not a route.
       if (l.sw < 0 || ++l.hops > static_cast<int>(fabric_of_.size())) return Walked::Unreachable;
@@ -106,17 +103,13 @@ class MinHopRouting final : public SinglePathRouting {
   }
 
  private:
-  struct Hop {
-    int link2;        // 2 × the cable's link + (0 from end a, 1 from end b)
-    int peer_switch;  // -1 toward a CA, which D-mod-K never picks
-  };
   struct Lane {
     int sw, hops;
     const HcaAttachment* dst;
     const RouteTarget* target;
   };
   std::shared_ptr<const FabricIndex> index_;
-  std::vector<Hop> hops_;       // by first_hop_[switch] + the port's place in index_->ports
+  std::vector<PackedHop> hops_;  // by first_hop_[switch] + the port's place in index_->ports
   std::vector<int> first_hop_;  // by switch index, and one past the last
   std::vector<int> fabric_of_;  // by switch index
 };
