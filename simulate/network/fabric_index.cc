@@ -267,10 +267,9 @@ const PortEntry* FabricIndex::dmodk_next_hop(int sw, const RouteTarget& target, 
            static_cast<uint32_t>(std::max(first, 0));
     target.next[sw].store(code, std::memory_order_relaxed);  // same value from any thread
   }
-  const uint32_t count = (code >> 8) & 0xff;
-  if (count == 0) return nullptr;
-  if (code & kMemoConsecutive) return &entries[(code & 0xff) + lid % count];
-  return dmodk_next_hop(sw, target.dist, lid);
+  if (((code >> 8) & 0xff) == 0) return nullptr;
+  const int place = dmodk_memo_place(target, sw, lid);
+  return place >= 0 ? &entries[place] : dmodk_next_hop(sw, target.dist, lid);
 }
 
 }  // namespace slurmtopo
