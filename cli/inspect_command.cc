@@ -9,11 +9,25 @@
 
 namespace slurmtopo::cli {
 
+namespace {
+
+// The suggested map's header says what it was guessed from.
+std::string command_line(const ClusterInputs& in) {
+  std::string s = "slurmtopo inspect";
+  for (const auto& f : in.fabric_files) s += " --fabric " + f;
+  if (!in.name_map.empty()) s += " --node-name-map " + in.name_map;
+  if (!in.site_config.empty()) s += " --config " + in.site_config;
+  return s;
+}
+
+}  // namespace
+
 void add_inspect_command(CLI::App& app) {
   struct Options {
     ClusterInputs inputs;
     bool json = false;
     std::string save;
+    std::string suggest_map;
     NodeInputs nodes;  // optional: join GPUs → NICs → rails → leaves
   };
   auto opt = std::make_shared<Options>();
@@ -21,6 +35,9 @@ void add_inspect_command(CLI::App& app) {
   add_fabric_options(*cmd, opt->inputs, FabricOption::Required);
   cmd->add_flag("--json", opt->json, "machine-readable output");
   cmd->add_option("--save", opt->save, "also write a snapshot (JSON) that --fabric reads back");
+  cmd->add_option("--suggest-map", opt->suggest_map,
+                  "also write the likely hosts of unnamed HCAs (from their ports) as a node-name-map to review and "
+                  "pass back with --node-name-map");
   add_node_options(*cmd, opt->nodes);
   cmd->callback([opt] {
     const Cluster cluster = load_cluster(opt->inputs);
@@ -29,6 +46,8 @@ void add_inspect_command(CLI::App& app) {
       set = load_node_set(opt->nodes.sources, opt->nodes.nodes);
     std::cout << inspect_report(cluster, set ? &*set : nullptr, opt->json);
     if (!opt->save.empty()) atomic_write(opt->save, snapshot_to_json(Snapshot{cluster.fabrics}));
+    if (!opt->suggest_map.empty())
+      atomic_write(opt->suggest_map, suggested_name_map(cluster, cluster.guesses, command_line(opt->inputs)));
   });
 }
 

@@ -1,11 +1,13 @@
 #include "emit/topology_emit.h"
 
 #include <algorithm>
+#include <map>
 
 #include "base/text.h"
 #include "base/files.h"
 #include "base/input_error.h"
 #include "emit/write_guard.h"
+#include "graph/input_match.h"
 #include "slurm/hostlist.h"
 #include "slurm/installed_release.h"
 #include "slurm/slurm_conf.h"
@@ -25,36 +27,34 @@ ParsedTopology read_topology(const std::string& path) {
   return comparable_topology(text, path);
 }
 
-std::vector<std::string> input_warnings(const Cluster& cluster, const TopologyPlan& plan,
-                                        const std::optional<std::vector<std::string>>& slurm_nodes,
+std::vector<std::string> input_warnings(const Cluster& cluster, const std::optional<std::vector<std::string>>& slurm_nodes,
                                         const std::string& slurm_source) {
   std::vector<std::string> w;
   int unresolved = 0;
   for (const auto& h : cluster.hcas) unresolved += !h.unresolved.empty();
   if (unresolved)
-    w.push_back(counted(unresolved, "HCA has", "HCAs have") + " no usable host name (see slurmtopo inspect)");
+    w.push_back(counted(unresolved, "HCA has", "HCAs have") + " no usable host name (see slurmtopo inspect)" +
+                (cluster.guesses.guesses.empty()
+                     ? std::string()
+                     : "; " + std::to_string(cluster.guesses.guesses.size()) +
+                           " have a likely host from their port: `slurmtopo inspect --suggest-map FILE` writes them "
+                           "as a node-name-map to review and pass back with --node-name-map"));
   if (cluster.name_map.entries > 0 && cluster.name_map.matched == 0)
     w.push_back("the name map " + cluster.name_map.source + " matches nothing in the fabric (" +
                 counted(cluster.name_map.entries, "entry", "entries") + ", none of them a GUID of the " +
                 counted(cluster.hcas.size(), "HCA", "HCAs") + " swept): a map of another fabric?");
-  std::vector<std::string> partial;
-  for (const Anomaly& a : cluster.anomalies) {
-    const bool placed = !slurm_nodes || std::count(slurm_nodes->begin(), slurm_nodes->end(), a.subject);
-    if (a.kind == Anomaly::Kind::PartialHost && placed) partial.push_back(a.subject);
-  }
-  if (!partial.empty())
-    w.push_back("partial " + counted(partial.size(), "host", "hosts") + " " + listed(partial) +
-                ": fewer rails than their unit's peers (UFM or service hosts?); exclude them (exclude_hosts in "
-                "site.yaml) or pass --slurm-conf so only Slurm's nodes are placed");
-  size_t grouped = 0;
-  for (const auto& h : cluster.hosts) grouped += h.group >= 0;
-  if (slurm_nodes && !plan.in_slurm_not_fabric.empty() && plan.in_fabric_not_slurm.size() == grouped)
-    w.push_back(slurm_source + " matches nothing in the fabric: none of its " +
-                counted(plan.in_slurm_not_fabric.size(), "node", "nodes") + " is one of the fabric's " +
-                counted(grouped, "host", "hosts") + " (another cluster's file?)");
-  else if (!plan.in_slurm_not_fabric.empty())
-    w.push_back(counted(plan.in_slurm_not_fabric.size(), "Slurm node", "Slurm nodes") + " not in the fabric: " +
-                listed(plan.in_slurm_not_fabric));
+  // Service hosts are left out unless Slurm's list names them; then they are placed, on the
+  // leaves they reach, and the admin should know they are not built like their unit's hosts.
+  std::vector<std::string> service;
+  if (slurm_nodes)
+    for (const Anomaly& a : cluster.anomalies)
+      if (a.kind == Anomaly::Kind::PartialHost && std::count(slurm_nodes->begin(), slurm_nodes->end(), a.subject))
+        service.push_back(a.subject);
+  if (!service.empty())
+    w.push_back(slurm_source + " names " + counted(service.size(), "service host", "service hosts") + " " +
+                listed(service) + ", which reach at most half their unit's rails: placed on the leaves they reach");
+  if (slurm_nodes)
+    if (auto f = match_slurm_nodes(cluster, *slurm_nodes, slurm_source, cluster.guesses, false)) w.push_back(f->detail);
   return w;
 }
 
@@ -77,12 +77,21 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   out.plan = plan_topology(cluster, request);
   out.to_stdout = is_stdout(r.output);
   out.target = out.to_stdout ? out.plan.file_name : r.output;
-  out.warnings = input_warnings(cluster, out.plan, request.slurm_nodes,
+  out.warnings = input_warnings(cluster, request.slurm_nodes,
                                 r.nodes.empty() ? r.slurm_conf : "--nodes");
-  if (!out.plan.storage_left_out.empty())
-    out.notes.push_back(counted(out.plan.storage_left_out.size(), "storage host", "storage hosts") +
-                        " (HCAs on side rails only) left out: " + listed(out.plan.storage_left_out) +
-                        "; name them in --nodes or --slurm-conf to place them");
+  if (!out.plan.left_out.empty()) {
+    std::map<HostRole, std::vector<std::string>> by_role;
+    for (const std::string& name : out.plan.left_out) by_role[cluster.hosts[cluster.host_index(name)].role].push_back(name);
+    std::string what;
+    for (auto& [role, names] : by_role)
+      what += (what.empty() ? "" : "; ") + std::string(to_string(role)) + " " + listed(std::move(names)) + " (" +
+              (role == HostRole::Storage   ? "HCAs on side rails only"
+               : role == HostRole::Service ? "at most half their unit's rails, named unlike its hosts"
+                                           : "compute HCAs unnamed") +
+              ")";
+    out.notes.push_back(counted(out.plan.left_out.size(), "host", "hosts") + " not built like compute hosts left out: " +
+                        what + "; name them in --nodes or --slurm-conf to place them");
+  }
   if (!out.plan.in_fabric_not_slurm.empty())
     out.notes.push_back(counted(out.plan.in_fabric_not_slurm.size(), "fabric host", "fabric hosts") +
                         " not in Slurm, left out: " +
@@ -90,6 +99,11 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   if (!out.plan.check.ok()) {
     out.refusal = "slurmctld would not accept it";
     return out;
+  }
+  if (request.slurm_nodes && !r.force && !cluster.fabrics.empty()) {
+    out.refusal = unplaced_refusal(request.slurm_nodes->size(), out.plan.in_slurm_not_fabric,
+                                   r.nodes.empty() ? r.slurm_conf : "--nodes");
+    if (out.refusal) return out;
   }
 
   const ParsedTopology next = comparable_topology(out.plan.text, out.target);

@@ -139,15 +139,15 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
   if (slurm) sort_names(*slurm);
   std::vector<std::string> hosts, compute;
   for (const auto& h : cluster.hosts)
-    if (h.group >= 0) {
+    if (h.group >= 0 && h.role != HostRole::Unplaced) {  // no leaf can be given for an unplaced host
       hosts.push_back(h.name);  // already in natural order
-      if (h.storage) plan.storage_left_out.push_back(h.name);
+      if (!h.compute()) plan.left_out.push_back(h.name);
       else compute.push_back(h.name);
     }
-  // Storage hosts are placed only when Slurm's node list names them.
-  if (slurm || plan.storage_left_out.empty()) plan.storage_left_out.clear();
+  // Storage and service hosts are placed only when Slurm's node list names them.
+  if (slurm || plan.left_out.empty()) plan.left_out.clear();
   const std::optional<std::vector<std::string>> placed =
-      slurm ? slurm : plan.storage_left_out.empty() ? std::nullopt : std::optional(compute);
+      slurm ? slurm : plan.left_out.empty() ? std::nullopt : std::optional(compute);
   if (has_fabric) {
     plan.tree = build_slurm_tree(cluster);
     if (!slurm && placed) plan.tree = restrict_to_nodes(plan.tree, *placed);
@@ -157,7 +157,9 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
                           std::back_inserter(plan.in_slurm_not_fabric), less);
       std::set_difference(hosts.begin(), hosts.end(), slurm->begin(), slurm->end(),
                           std::back_inserter(plan.in_fabric_not_slurm), less);
-      plan.tree = restrict_to_nodes(plan.tree, *slurm);
+      std::vector<std::string> known;
+      std::set_intersection(slurm->begin(), slurm->end(), hosts.begin(), hosts.end(), std::back_inserter(known), less);
+      plan.tree = restrict_to_nodes(plan.tree, known);
     }
   }
   std::vector<std::string> sources;

@@ -53,7 +53,9 @@ struct TopologyPlan {
   TopologyCheck check;                           // run on `text`, parsed back
   std::vector<std::string> in_slurm_not_fabric;  // Slurm nodes the fabric does not show
   std::vector<std::string> in_fabric_not_slurm;  // fabric hosts Slurm does not know
-  std::vector<std::string> storage_left_out;     // storage hosts, without a Slurm node list
+  // Without a Slurm node list: hosts not built like compute hosts (graph/cluster.h HostRole),
+  // left out of the file.
+  std::vector<std::string> left_out;
 };
 
 // `cluster` may be empty (no fabric) when `request.domains` gives the blocks. Throws InputError

@@ -1,7 +1,9 @@
 #include "graph/anomalies.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <set>
 
 #include "base/text.h"
 #include "graph/cluster.h"
@@ -9,23 +11,8 @@
 
 namespace slurmtopo {
 
-const char* to_string(Anomaly::Kind kind) {
-  switch (kind) {
-    case Anomaly::Kind::PartialSweep: return "partial-sweep";
-    case Anomaly::Kind::MissingUplinks: return "missing-uplinks";
-    case Anomaly::Kind::DegradedLink: return "degraded-link";
-    case Anomaly::Kind::Loopback: return "loopback";
-    case Anomaly::Kind::LeafToLeaf: return "leaf-to-leaf";
-    case Anomaly::Kind::UnresolvedHca: return "unresolved-hca";
-    case Anomaly::Kind::MissingRail: return "missing-rail";
-    case Anomaly::Kind::MiscabledRail: return "miscabled-rail";
-    case Anomaly::Kind::SecondaryLeaf: return "secondary-leaf";
-    case Anomaly::Kind::CrossedRails: return "crossed-rails";
-    case Anomaly::Kind::MissingLeaf: return "missing-leaf";
-    case Anomaly::Kind::PartialHost: return "partial-host";
-  }
-  return "?";
-}
+const FindingKind& finding_kind(Anomaly::Kind kind) { return kAnomalyKinds[static_cast<size_t>(kind)]; }
+const char* to_string(Anomaly::Kind kind) { return finding_kind(kind).name; }
 
 namespace {
 
@@ -65,13 +52,41 @@ std::string rail_on(const Cluster& c, const Host& h, int sw) {
   return "an HCA";
 }
 
-// A host with at most half its unit's rails is no compute node like its peers: a UFM or
-// service host cabled into the unit.
-std::string partial_host(size_t has, size_t unit, const std::string& missing) {
+// "b08-p1-dgx-08-c01" → "b#-p#-dgx-#-c#": how a unit names its hosts, numbers aside.
+std::string name_skeleton(const std::string& name) {
+  std::string out;
+  for (char ch : name) {
+    const bool digit = ch >= '0' && ch <= '9';
+    if (digit && !out.empty() && out.back() == '#') continue;
+    out += digit ? '#' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  return out;
+}
+
+// A host reaching at most half its unit's rails and named unlike the unit's other hosts is no
+// compute node like its peers: a UFM or service host cabled into the unit (topograph's
+// B11-P1-CUFM-02 among b08-p1-dgx-08-c01…c18). Named like them, it is a compute node that
+// lost cables.
+bool named_like_its_unit(const Cluster& c, const Host& host, const std::vector<int>& unit_hosts) {
+  std::map<std::string, int> skeletons;
+  for (int h : unit_hosts)
+    if (&c.hosts[h] != &host) ++skeletons[name_skeleton(c.hosts[h].name)];
+  if (skeletons.empty()) return true;
+  const auto usual = std::max_element(skeletons.begin(), skeletons.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+  return name_skeleton(host.name) == usual->first;
+}
+
+std::string service_host(size_t has, size_t unit, const std::string& missing) {
   return std::to_string(has) + " of its unit's " + std::to_string(unit) + " rails" +
          (missing.empty() ? "" : " (no cable to " + missing + ")") +
-         ": not built like its peers (a UFM, storage or service host?); exclude it (exclude_hosts in "
-         "site.yaml) or give --slurm-conf so topology.conf holds Slurm's nodes only";
+         " and named unlike the unit's hosts: a UFM, storage or service host, left out of topology.conf and "
+         "of the nodes whatif places; name it in --nodes or --slurm-conf to place it";
+}
+
+std::string lost_rails(size_t has, size_t unit, const std::string& missing) {
+  return "reaches " + std::to_string(has) + " of its unit's " + std::to_string(unit) + " rails" +
+         (missing.empty() ? "" : ": no cable to " + missing) + " (the other hosts of its unit have them)";
 }
 
 // Unresolved HCAs, one anomaly per switch they hang off: its ports and why. A leaf of 60
@@ -102,7 +117,17 @@ void record_unresolved(Cluster& c) {
                  (c.hcas[i].ports.empty() ? "" : " [" + std::to_string(c.hcas[i].ports.front()) + "]");
       why += " (" + named + ")";
     }
-    c.anomalies.push_back({Anomaly::Kind::UnresolvedHca, s >= 0 ? c.switches[s].name : "(no switch)", detail + why});
+    // Where the ports name their likely hosts (graph/hca_guesses.h), say so: the admin's fix is
+    // a map entry per HCA, and `inspect --suggest-map` writes them.
+    std::string likely;
+    int guessed = 0;
+    for (const HcaGuess& g : c.guesses.guesses)
+      if (std::binary_search(ids.begin(), ids.end(), g.hca))
+        ++guessed, likely += (likely.empty() ? "" : ", ") + std::string("[") + std::to_string(g.port) + "] " + g.host;
+    if (guessed)
+      why += "; " + std::to_string(guessed) + " with a likely host from its port (inspect --suggest-map): " + likely;
+    c.anomalies.push_back({Anomaly::Kind::UnresolvedHca, s >= 0 ? c.switches[s].name : "(no switch)", detail + why,
+                           static_cast<int>(ids.size())});
   }
 }
 
@@ -118,7 +143,14 @@ std::map<int, int> cables_up(const Cluster& c, const std::vector<int>& switch_of
 
 // Which upper switches have fewer cables to this leaf than to its peers (leaves of the same
 // component that reach at least one of the same upper switches): ": 0 of 2 cables to A, B".
-std::string short_uplinks(const Cluster& c, const std::vector<int>& switch_of, const SwitchInfo& leaf) {
+// `uniform`: the leaf reaches every upper switch its peers do, each with the same fraction of
+// their cables (1 of 3 to each of four spines): a leaf built thinner, not one that lost cables.
+struct ShortUplinks {
+  std::string text;
+  bool uniform = false;
+};
+
+ShortUplinks short_uplinks(const Cluster& c, const std::vector<int>& switch_of, const SwitchInfo& leaf) {
   const std::map<int, int> mine = cables_up(c, switch_of, leaf);
   std::map<int, std::vector<int>> peer_counts;  // upper switch → cables from each peer
   std::vector<std::map<int, int>> peers;
@@ -132,18 +164,21 @@ std::string short_uplinks(const Cluster& c, const std::vector<int>& switch_of, c
     peers.push_back(std::move(up));
   }
   std::map<std::pair<int, int>, std::vector<int>> short_by;  // (has, usual) → upper switches
+  std::set<int> short_of;
   for (auto& [u, counts] : peer_counts) {
     // Peers that do not reach u at all count as 0 only when most do reach it.
     if (2 * counts.size() < peers.size()) continue;
     const int usual = most_common(counts);
     const auto it = mine.find(u);
     const int has = it == mine.end() ? 0 : it->second;
-    if (has < usual) short_by[{has, usual}].push_back(u);
+    if (has < usual) short_by[{has, usual}].push_back(u), short_of.insert(u);
   }
-  std::string out;
+  ShortUplinks out;
   for (const auto& [key, uppers] : short_by)
-    out += (out.empty() ? ": " : "; ") + std::to_string(key.first) + " of " + std::to_string(key.second) +
-           " cables to " + join_switches(c, uppers);
+    out.text += (out.text.empty() ? ": " : "; ") + std::to_string(key.first) + " of " + std::to_string(key.second) +
+                " cables to " + join_switches(c, uppers);
+  out.uniform = short_by.size() == 1 && short_by.begin()->first.first > 0;
+  for (const auto& [u, n] : mine) out.uniform = out.uniform && short_of.count(u);
   return out;
 }
 
@@ -152,8 +187,11 @@ std::string short_uplinks(const Cluster& c, const std::vector<int>& switch_of, c
 void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
   using K = Anomaly::Kind;
   std::vector<bool> reported(c.hosts.size(), false);
+  std::vector<std::vector<int>> unit_hosts(grouping.group_leaves.size());
+  for (size_t h = 0; h < c.hosts.size(); ++h)
+    if (grouping.host_group[h] >= 0) unit_hosts[grouping.host_group[h]].push_back(static_cast<int>(h));
   for (const auto& d : grouping.deviations) {
-    const Host& h = c.hosts[d.host];
+    Host& h = c.hosts[d.host];
     reported[d.host] = true;
     // One rail on a foreign leaf and one leaf of its own unit unreached: one crossed cable.
     const bool swapped = d.foreign.size() == 1 && d.missing.size() == 1;
@@ -164,26 +202,33 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
                                           : ", outside its unit (" + join_switches(c, grouping.group_leaves[d.group]) + ")")});
     if (d.missing.empty() || swapped) continue;
     const size_t unit = grouping.group_leaves[d.group].size();
-    if (d.foreign.empty() && 2 * d.missing.size() >= unit)
-      c.anomalies.push_back({K::PartialHost, h.name, partial_host(unit - d.missing.size(), unit, join_switches(c, d.missing))});
-    else
-      c.anomalies.push_back({K::MissingRail, h.name,
-                             "no cable to " + join_switches(c, d.missing) +
-                                 " (the other hosts of its unit have one)"});
+    const std::string missing = join_switches(c, d.missing);
+    if (d.foreign.empty() && 2 * d.missing.size() >= unit && !named_like_its_unit(c, h, unit_hosts[d.group])) {
+      h.role = HostRole::Service;
+      c.anomalies.push_back({K::PartialHost, h.name, service_host(unit - d.missing.size(), unit, missing)});
+    } else if (2 * d.missing.size() >= unit) {
+      c.anomalies.push_back({K::MissingRail, h.name, lost_rails(unit - d.missing.size(), unit, missing)});
+    } else {
+      c.anomalies.push_back({K::MissingRail, h.name, "no cable to " + missing + " (the other hosts of its unit have one)"});
+    }
   }
   // Hosts whose HCA count is below their group's usual count, where the leaf set hid it.
   for (const auto& g : c.groups) {
     std::vector<size_t> counts;
     for (int h : g.hosts) counts.push_back(c.hosts[h].hcas.size());
     size_t usual = counts.empty() ? 0 : most_common(counts);
-    for (int h : g.hosts)
-      if (!reported[h] && c.hosts[h].hcas.size() < usual)
-        c.anomalies.push_back(2 * c.hosts[h].hcas.size() <= usual
-                                  ? Anomaly{K::PartialHost, c.hosts[h].name,
-                                            partial_host(c.hosts[h].hcas.size(), usual, "")}
-                                  : Anomaly{K::MissingRail, c.hosts[h].name,
-                                            std::to_string(c.hosts[h].hcas.size()) +
-                                                " HCAs named for it, its peers have " + std::to_string(usual)});
+    for (int h : g.hosts) {
+      Host& host = c.hosts[h];
+      if (reported[h] || host.hcas.size() >= usual) continue;
+      if (2 * host.hcas.size() <= usual && !named_like_its_unit(c, host, g.hosts)) {
+        host.role = HostRole::Service;
+        c.anomalies.push_back({K::PartialHost, host.name, service_host(host.hcas.size(), usual, "")});
+      } else {
+        c.anomalies.push_back({K::MissingRail, host.name,
+                               std::to_string(host.hcas.size()) + " HCAs named for it, its peers have " +
+                                   std::to_string(usual)});
+      }
+    }
   }
   for (size_t s = 0; s < grouping.secondary.size(); ++s)
     if (grouping.secondary[s])
@@ -196,8 +241,29 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
   std::vector<int> hca_of(boost::num_vertices(c.graph), -1);
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i) hca_of[c.hcas[i].vertex] = i;
 
-  for (const auto& f : c.fabrics)
+  for (const auto& f : c.fabrics) {
     for (const auto& p : f.partial) c.anomalies.push_back({K::PartialSweep, f.name, p});
+    // A sweep from a node whose own port is down holds that node alone (topograph's
+    // example-bad.out: one GB200 HCA): say what the file holds, not "nothing wrong".
+    int switches = 0;
+    std::vector<std::string> cas;
+    for (const auto& n : f.nodes) {
+      if (n.kind == NodeKind::Switch) ++switches;
+      else cas.push_back("\"" + n.description + "\"");
+    }
+    if (switches == 0 && f.links.empty()) {
+      std::string list;
+      for (size_t i = 0; i < cas.size() && i < 3; ++i) list += (i ? ", " : "") + cas[i];
+      if (cas.size() > 3) list += ", …";
+      c.anomalies.push_back({K::NoFabric, f.name,
+                             "the input holds " + counted(cas.size(), "CA", "CAs") + (list.empty() ? "" : " (" + list + ")") +
+                                 " and no switch or cable: the port it was swept from is down or not cabled "
+                                 "(ibstat shows its state); there is no fabric to place jobs on"});
+    }
+  }
+
+  std::map<int, int> top_level;  // per component, its highest switch level
+  for (const auto& s : c.switches) top_level[s.component] = std::max(top_level[s.component], s.level);
 
   // Uplinks: a leaf with fewer than its peers (same component) has lost cables.
   std::map<int, std::vector<int>> uplinks_by_component;
@@ -208,10 +274,14 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
     const auto& peers = uplinks_by_component[s.component];
     int expected = site.expected_uplinks_per_leaf > 0 ? site.expected_uplinks_per_leaf
                                                       : (peers.size() > 1 ? most_common(peers) : 0);
-    if (expected > 0 && s.uplinks != expected)
-      c.anomalies.push_back({K::MissingUplinks, s.name,
-                             counted(s.uplinks, "uplink", "uplinks") + ", expected " + std::to_string(expected) +
-                                 short_uplinks(c, switch_of, s)});
+    if (expected <= 0 || s.uplinks >= expected) continue;  // more uplinks than peers lose nothing
+    const ShortUplinks short_of = short_uplinks(c, switch_of, s);
+    // Without the site's count, a leaf short on every spine alike was built so (psmn X5's
+    // storage leaf: one cable to each of four spines where the compute leaves have three).
+    if (short_of.uniform && site.expected_uplinks_per_leaf <= 0) continue;
+    c.anomalies.push_back({K::MissingUplinks, s.name,
+                           counted(s.uplinks, "uplink", "uplinks") + ", expected " + std::to_string(expected) +
+                               short_of.text});
   }
 
   // Per fabric: the usual width and speed, unless the site says what they should be.
@@ -244,9 +314,11 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
         continue;
       }
       int sa = switch_of[va], sb = switch_of[vb];
+      // Two leaves joined directly are a fabric's design when nothing is above them (two lab
+      // switches cabled together); with spines above, the cable bypasses the tree.
       if (sa >= 0 && sb >= 0 && c.switches[sa].role == SwitchRole::Leaf &&
-          c.switches[sb].role == SwitchRole::Leaf)
-        c.anomalies.push_back({K::LeafToLeaf, cable, "cable between two leaves"});
+          c.switches[sb].role == SwitchRole::Leaf && top_level[c.switches[sa].component] > 1)
+        c.anomalies.push_back({K::LeafToLeaf, cable, "cable between two leaves, bypassing the switches above them"});
       bool internal = (na->kind == NodeKind::Ca && hca_of[va] < 0) || (nb->kind == NodeKind::Ca && hca_of[vb] < 0);
       if (internal) continue;  // SHARP aggregation node ports run at their own width
       if ((l.width && l.width < usual_width) || (l.speed != LinkSpeed::Unknown && static_cast<int>(l.speed) < usual_speed))

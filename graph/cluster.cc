@@ -31,6 +31,23 @@ const char* to_string(SwitchRole role) {
   return "?";
 }
 
+const char* to_string(HostRole role) {
+  switch (role) {
+    case HostRole::Compute: return "compute";
+    case HostRole::Storage: return "storage";
+    case HostRole::Service: return "service";
+    case HostRole::Unplaced: return "unplaced";
+  }
+  return "?";
+}
+
+std::vector<std::string> Cluster::compute_hosts() const {
+  std::vector<std::string> out;
+  for (const Host& h : hosts)
+    if (h.group >= 0 && h.compute()) out.push_back(h.name);
+  return out;
+}
+
 int Cluster::host_index(const std::string& name) const {
   auto it = std::lower_bound(hosts.begin(), hosts.end(), name,
                              [](const Host& h, const std::string& n) { return natural_less(h.name, n); });
@@ -146,24 +163,41 @@ void group_and_classify(Cluster& c, std::vector<bool>& side) {
   side = side_rails(rail_switch);
   std::vector<bool> main_rail(num_switches, false), side_rail(num_switches, false), placed(num_switches, false);
   std::vector<std::vector<int>> host_switches(c.hosts.size());
-  for (size_t h = 0; h < c.hosts.size(); ++h) {
+  for (size_t h = 0; h < c.hosts.size(); ++h)
     for (int i : c.hosts[h].hcas)
       for (int s : c.hcas[i].switches) {
-        bool is_side = side[c.hcas[i].slot];
-        (is_side ? side_rail : main_rail)[s] = true;
-        if (!is_side) host_switches[h].push_back(s);
+        const bool is_side = side[c.hcas[i].slot];
+        if (is_side) side_rail[s] = true;
+        else host_switches[h].push_back(s);
       }
+  // A lone HCA on a storage leaf (one that carries the storage HCAs of compute hosts) is a
+  // storage server's, not a compute host's rail: its host is a storage host and the leaf stays
+  // a storage leaf, not a Slurm leaf of storage servers.
+  std::vector<bool> candidate(c.hosts.size(), false), storage_leaf(num_switches, false);
+  for (size_t h = 0; h < c.hosts.size(); ++h) {
+    candidate[h] = !host_switches[h].empty();
+    for (int s : host_switches[h]) candidate[h] = candidate[h] && side_rail[s];
+  }
+  for (int s = 0; s < num_switches; ++s) storage_leaf[s] = side_rail[s];
+  for (size_t h = 0; h < c.hosts.size(); ++h)
+    if (!candidate[h])
+      for (int s : host_switches[h]) storage_leaf[s] = false;
+  for (size_t h = 0; h < c.hosts.size(); ++h) {
+    bool lone_on_storage = candidate[h];
+    for (int s : host_switches[h]) lone_on_storage = lone_on_storage && storage_leaf[s];
+    if (lone_on_storage) host_switches[h].clear();
+    for (int s : host_switches[h]) main_rail[s] = true;
     // A host with side rails only is a storage host: it keeps a place of its own (its storage
     // leaves, never with compute hosts), used only when Slurm's node list names it.
-    if (host_switches[h].empty() && !c.hosts[h].hcas.empty() && slots > 1) {
+    if (host_switches[h].empty() && !c.hosts[h].hcas.empty() && (slots > 1 || lone_on_storage)) {
       bool cabled = false;
       for (int i : c.hosts[h].hcas) cabled |= !c.hcas[i].switches.empty();
-      c.hosts[h].storage = cabled;
+      if (cabled) c.hosts[h].role = HostRole::Storage;
     }
     if (host_switches[h].empty())
       for (int i : c.hosts[h].hcas)
         for (int s : c.hcas[i].switches) host_switches[h].push_back(s);
-    if (!c.hosts[h].storage)
+    if (c.hosts[h].role != HostRole::Storage)
       for (int s : host_switches[h]) placed[s] = true;
   }
   GroupingResult grouping = group_hosts(host_switches, num_switches);
@@ -216,6 +250,18 @@ void count_uplinks(Cluster& c, const std::vector<int>& switch_of) {
     }
 }
 
+// A storage host that the guesses give HCAs on compute leaves is a compute host whose compute
+// HCAs lack names: placing it on its storage leaf would tell Slurm the wrong leaf.
+void mark_unplaced(Cluster& c) {
+  for (const HcaGuess& g : c.guesses.guesses) {
+    const int h = c.host_index(g.host);
+    if (h < 0 || c.hosts[h].role != HostRole::Storage) continue;
+    const Hca& hca = c.hcas[g.hca];
+    if (!hca.switches.empty() && c.switches[hca.switches.front()].role == SwitchRole::Leaf)
+      c.hosts[h].role = HostRole::Unplaced;
+  }
+}
+
 }  // namespace
 
 Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options) {
@@ -237,6 +283,8 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   c.group_name_regex = options.site.group_name_regex;
   name_groups(c, c.group_name_regex);
   record_rail_anomalies(c);
+  c.guesses = guess_hca_hosts(c);
+  mark_unplaced(c);
   record_fabric_anomalies(c, options.site, switch_of);
   return c;
 }

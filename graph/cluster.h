@@ -4,12 +4,15 @@
 
 #include <boost/graph/adjacency_list.hpp>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "discover/fabric.h"
 #include "discover/name_map.h"
 #include "discover/site_config.h"
+#include "graph/finding_kind.h"
+#include "graph/hca_guesses.h"
 
 namespace slurmtopo {
 
@@ -63,14 +66,25 @@ struct Hca {
   std::vector<int> ports;     // the switch port of each entry in `switches`
 };
 
+// What a host is built as. Only compute hosts are placed by default: topology.conf, and the
+// partition whatif and the report's predictions use, leave the others out unless Slurm's node
+// list (--nodes, --slurm-conf) names them.
+enum class HostRole {
+  Compute,
+  Storage,  // HCAs on side (storage) rails only, or a lone HCA on a storage leaf
+  Service,  // at most half its unit's rails and named unlike its peers (a UFM or service host)
+  Unplaced, // only its storage HCA is named, while HCAs guessed to be its sit on compute leaves:
+            // a compute host whose compute HCAs lack names; no leaf can be given to Slurm
+};
+const char* to_string(HostRole role);
+
 struct Host {
   std::string name;
   int fabric = 0;
   std::vector<int> hcas;   // indices into Cluster::hcas, sorted by rail name
   int group = -1;
-  // Its only HCAs are on side (storage) rails: not a compute host; topology.conf leaves it
-  // out unless Slurm's node list names it.
-  bool storage = false;
+  HostRole role = HostRole::Compute;
+  bool compute() const { return role == HostRole::Compute; }
 };
 
 // A rail: one position in every unit (the unit's rail-k leaf), whatever its HCAs are called.
@@ -91,15 +105,46 @@ struct Group {
 
 struct Anomaly {
   enum class Kind {
-    PartialSweep, MissingUplinks, DegradedLink, Loopback, LeafToLeaf, UnresolvedHca,
-    MissingRail, MiscabledRail, SecondaryLeaf, CrossedRails, MissingLeaf,
-    PartialHost,
+    PartialSweep, NoFabric, MissingUplinks, DegradedLink, Loopback, LeafToLeaf, UnresolvedHca,
+    MissingRail, MiscabledRail, SecondaryLeaf, CrossedRails, MissingLeaf, PartialHost,
+    Count  // not a kind: the number of kinds
   };
   Kind kind;
   std::string subject;  // the switch, host, HCA or cable it is about
   std::string detail;
+  int count = 1;        // the things it is about: HCAs for one unresolved-hca line per leaf
 };
-const char* to_string(Anomaly::Kind kind);
+
+// Each kind's name, check and severity, in Kind's order (graph/finding_kind.h).
+inline constexpr FindingKind kAnomalyKinds[] = {
+    {"partial-sweep", "fabric.sweep", Severity::Fail,
+     "the dump holds umad errors, or nodes seen only as a cable's far end: the sweep did not reach them", "sweeps"},
+    {"no-fabric", "fabric.sweep", Severity::Fail, "the input holds no switch and no cable: nothing to place jobs on", "fabrics"},
+    {"missing-uplinks", "fabric.uplinks", Severity::Fail,
+     "a leaf has fewer cables to some upper switch than its peers have, while it matches them on others", "leaves"},
+    {"degraded-link", "fabric.cabling", Severity::Fail,
+     "a cable runs below the best rate both its ends support, and below its peers (or it has none)", "cables"},
+    {"loopback", "fabric.cabling", Severity::Fail, "a cable from a switch back to itself", "cables"},
+    {"leaf-to-leaf", "fabric.cabling", Severity::Fail,
+     "a cable between two leaves of a fabric that has switches above its leaves", "cables"},
+    {"unresolved-hca", "fabric.hcas", Severity::Warn,
+     "an HCA whose node description (or map entry) names no usable host: one line per switch", "HCAs"},
+    {"missing-rail", "fabric.rails", Severity::Fail,
+     "a host has no cable to a leaf of its unit that the unit's other hosts reach", "hosts"},
+    {"miscabled-rail", "fabric.rails", Severity::Fail, "a host's HCA is cabled to a leaf outside its unit", "hosts"},
+    {"secondary-leaf", "fabric.rails", Severity::Info,
+     "a switch carrying HCAs of hosts of several units (a storage rail): kept out of Slurm's leaves", "switches"},
+    {"crossed-rails", "fabric.rails", Severity::Fail,
+     "two HCAs of one host on each other's rail leaves, the reverse of the unit's other hosts", "hosts"},
+    {"missing-leaf", "fabric.rails", Severity::Fail,
+     "a unit has no leaf for a rail that the other units have (the switch is absent from the sweep)", "units"},
+    {"partial-host", "fabric.rails", Severity::Info,
+     "a host reaching at most half its unit's leaves, not named like its peers (a UFM or service host): "
+     "left out of Slurm's files", "hosts"},
+};
+static_assert(std::size(kAnomalyKinds) == static_cast<size_t>(Anomaly::Kind::Count));
+const FindingKind& finding_kind(Anomaly::Kind kind);
+const char* to_string(Anomaly::Kind kind);  // finding_kind(kind).name
 
 // How much of a --node-name-map the fabric uses: a map for another cluster matches nothing.
 struct NameMapUse {
@@ -128,8 +173,13 @@ struct Cluster {
   int aggregation_nodes = 0;         // SHARP ANs seen (and ignored as hosts)
   std::string group_name_regex;      // from the site config: names multi-switch units
   int max_level = 0;
+  // Likely hosts of unresolved HCAs, from their ports (graph/hca_guesses.h): suggestions for the
+  // admin, never used to place a host.
+  HcaGuesses guesses;
 
   int host_index(const std::string& name) const;  // -1 if absent
+  // The hosts placed when Slurm's node list is not given: compute hosts with a group, in order.
+  std::vector<std::string> compute_hosts() const;
 };
 
 // Throws InputError when an option cannot be applied (e.g. an invalid host regex).

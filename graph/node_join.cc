@@ -5,22 +5,13 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "base/text.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
 
-const char* to_string(NodeAnomaly::Kind kind) {
-  switch (kind) {
-    case NodeAnomaly::Kind::NoCloseNic: return "no-close-nic";
-    case NodeAnomaly::Kind::SharedNic: return "shared-nic";
-    case NodeAnomaly::Kind::RemoteNic: return "remote-nic";
-    case NodeAnomaly::Kind::RailLeaf: return "rail-leaf";
-    case NodeAnomaly::Kind::ClassLayout: return "class-layout";
-    case NodeAnomaly::Kind::NotInFabric: return "not-in-fabric";
-    case NodeAnomaly::Kind::NicIdentity: return "nic-identity";
-  }
-  return "?";
-}
+const FindingKind& finding_kind(NodeAnomaly::Kind kind) { return kNodeAnomalyKinds[static_cast<size_t>(kind)]; }
+const char* to_string(NodeAnomaly::Kind kind) { return finding_kind(kind).name; }
 
 std::vector<NicChoice> nearest_nics(const NodeInventory& node) {
   std::vector<int> uses(node.nics.size(), 0);
@@ -273,14 +264,37 @@ std::vector<NodeAnomaly> merge(std::vector<Finding> findings) {
   for (auto& f : findings) hosts[{f.kind, f.detail}].push_back(std::move(f.host));
   std::vector<NodeAnomaly> out;
   for (auto& [key, names] : hosts) {
-    std::string subject = names.size() == 1 ? names.front() : compress_hostlist(names);
-    out.push_back({key.first, std::move(subject), key.second});
+    const int count = static_cast<int>(names.size());
+    std::string subject = count == 1 ? names.front() : compress_hostlist(names);
+    out.push_back({key.first, std::move(subject), key.second, count});
   }
   std::stable_sort(out.begin(), out.end(), [](const NodeAnomaly& a, const NodeAnomaly& b) {
     if (a.kind != b.kind) return a.kind < b.kind;
     return natural_less(a.subject, b.subject);
   });
   return out;
+}
+
+// Node files that share no host with the fabric (by name or NIC GUID) describe another
+// cluster: one finding with the counts replaces every per-host "not in the fabric".
+void foreign_nodes(const NodeSet& set, NodeJoin& j, const Cluster& c, const GuidIndex& fabric) {
+  if (set.nodes.empty() || c.hcas.empty()) return;
+  for (const HostJoin& h : j.hosts) {
+    if (h.host >= 0) return;
+    for (const RdmaNic& nic : set.nodes[h.node].nics)
+      if (nic.node_guid && fabric.count(nic.node_guid)) return;
+  }
+  std::vector<std::string> ours, theirs;
+  for (const NodeInventory& n : set.nodes) ours.push_back(n.hostname);
+  for (const Host& h : c.hosts) theirs.push_back(h.name);
+  std::erase_if(j.anomalies, [](const NodeAnomaly& a) { return a.kind == Kind::NotInFabric; });
+  std::string detail = "none of the " + counted(ours.size(), "host", "hosts") +
+                       " described is in the fabric (by name or NIC GUID); the fabric has " +
+                       (theirs.empty() ? counted(c.hcas.size(), "HCA", "HCAs") + " and no named host"
+                                       : counted(theirs.size(), "host", "hosts") + ": " + compress_hostlist(theirs)) +
+                       ". Node files of another cluster?";
+  j.anomalies.insert(j.anomalies.begin(),
+                     {Kind::NotThisCluster, compress_hostlist(ours), std::move(detail), static_cast<int>(ours.size())});
 }
 
 }  // namespace
@@ -324,6 +338,7 @@ NodeJoin join_nodes(const NodeSet& set, const Cluster* cluster) {
   if (cluster) rail_leaf_findings(set, j, *cluster, findings);
   class_layout_findings(set, j, findings);
   j.anomalies = merge(std::move(findings));
+  if (cluster) foreign_nodes(set, j, *cluster, hca_of_guid);
   return j;
 }
 

@@ -4,12 +4,14 @@
 // one host lands on another leaf than GPU 3 of its peers.
 #pragma once
 
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "discover/node_inventory.h"
 #include "discover/node_set.h"
 #include "graph/cluster.h"
+#include "graph/finding_kind.h"
 
 namespace slurmtopo {
 
@@ -51,12 +53,32 @@ struct NodeAnomaly {
     ClassLayout,     // hosts of one node class whose GPU→NIC layout differs
     NotInFabric,     // a GPU's NIC (or the whole host) is absent from the fabric
     NicIdentity,     // the fabric names that NIC GUID differently (other host or mlx5_N)
+    NotThisCluster,  // no node described is a host of the fabric: inputs of two clusters
+    Count            // not a kind: the number of kinds
   };
   Kind kind;
   std::string subject;  // a host, or a hostlist when several hosts share the same finding
   std::string detail;
+  int count = 1;        // hosts it is about
 };
-const char* to_string(NodeAnomaly::Kind kind);
+
+// Each kind's name, check and severity, in Kind's order (graph/finding_kind.h).
+inline constexpr FindingKind kNodeAnomalyKinds[] = {
+    {"no-close-nic", "nodes.layout", Severity::Warn, "a GPU with no RDMA NIC under the same PCIe switch", "hosts"},
+    {"shared-nic", "nodes.layout", Severity::Warn,
+     "GPUs share a NIC while another NIC of the same kind carries none", "hosts"},
+    {"remote-nic", "nodes.layout", Severity::Warn, "a GPU's nearest NIC sits on the other socket", "hosts"},
+    {"rail-leaf", "nodes.layout", Severity::Fail, "GPU k of a host lands on another leaf than GPU k of its peers", "hosts"},
+    {"class-layout", "nodes.layout", Severity::Fail, "hosts of one node class whose GPU-to-NIC layout differs", "hosts"},
+    {"not-in-fabric", "nodes.layout", Severity::Fail, "a GPU's NIC, or the whole host, is absent from the fabric", "hosts"},
+    {"nic-identity", "nodes.layout", Severity::Fail,
+     "the fabric names a NIC's GUID for another host or another mlx5 device", "hosts"},
+    {"not-this-cluster", "inputs.match", Severity::Fail,
+     "no node export describes a host of the fabric: node files of another cluster", "hosts"},
+};
+static_assert(std::size(kNodeAnomalyKinds) == static_cast<size_t>(NodeAnomaly::Kind::Count));
+const FindingKind& finding_kind(NodeAnomaly::Kind kind);
+const char* to_string(NodeAnomaly::Kind kind);  // finding_kind(kind).name
 
 struct NodeJoin {
   std::vector<HostJoin> hosts;          // NodeSet::nodes order

@@ -18,12 +18,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "base/version.h"  // the JSON report names its writer
 #include "discover/node_set.h"
 #include "graph/cluster_inputs.h"
+#include "graph/finding_kind.h"
 
 namespace slurmtopo {
 
@@ -47,14 +49,20 @@ struct CommissionRequest {
 enum class Verdict { Pass, Warn, Fail };
 const char* to_string(Verdict v);
 
-// One finding, from the fabric (graph/anomalies) or the nodes (graph/node_join).
+// One finding, from the fabric (graph/anomalies), the nodes (graph/node_join) or the inputs
+// taken together; its check and severity are its kind's declaration (graph/finding_kind.h).
 struct Finding {
-  std::string source;   // "fabric" or "nodes"
+  std::string source;   // "fabric", "nodes" or "inputs"
   std::string kind;     // the anomaly kind as inspect prints it ("degraded-link")
   std::string subject;  // switch, cable, host or hostlist
   std::string detail;
+  std::string check;    // the check it decides ("fabric.cabling")
+  Severity severity = Severity::Warn;
+  int count = 1;        // the things it is about (HCAs, hosts, cables)
   std::string key() const { return kind + "\t" + subject; }  // identity across reports
 };
+Finding make_finding(std::string source, const FindingKind& kind, std::string subject, std::string detail,
+                     int count = 1);
 
 struct Check {
   std::string id;       // stable: "fabric.cabling", "slurm.topology", ...
@@ -183,6 +191,9 @@ struct BaselineDiff {
 struct CommissionReport {
   std::string command;
   std::vector<Check> checks;
+  // Finding checks that apply although nothing may be found ("inputs.match" with node files,
+  // "slurm.nodes" with slurm.conf): shown as a pass. The fabric checks always apply.
+  std::set<std::string> applicable;
   Verdict verdict = Verdict::Pass;
   Inventory inventory;
   std::vector<Finding> findings;               // fabric ones (inspect's order), then nodes'
@@ -229,6 +240,6 @@ struct BaselineFacts {
 BaselineFacts read_baseline(const std::string& path);
 BaselineDiff diff_baseline(const BaselineFacts& old, const CommissionReport& now, const std::string& source);
 
-inline constexpr int kReportSchemaVersion = 2;
+inline constexpr int kReportSchemaVersion = 3;
 
 }  // namespace slurmtopo

@@ -34,8 +34,9 @@ BaselineFacts read_baseline(const std::string& path) {
   try {
     if (!j.is_object() || j.value("format", "") != "slurmtopo-report")
       throw JsonSchemaError{json::json_pointer(), "a slurmtopo report's JSON (\"format\": \"slurmtopo-report\")"};
-    // Version 2 changed only spread_vs_packed, which a baseline does not read: a periodic check
-    // keeps working against the report it was handed over with.
+    // Version 2 changed only spread_vs_packed and version 3 added findings' check, severity and
+    // count, which a baseline does not need: a periodic check keeps working against the report
+    // it was handed over with.
     if (!j.contains("schema_version") || !j["schema_version"].is_number_integer() ||
         j["schema_version"] < 1 || j["schema_version"] > kReportSchemaVersion)
       throw JsonSchemaError{json::json_pointer("/schema_version"),
@@ -45,8 +46,16 @@ BaselineFacts read_baseline(const std::string& path) {
     const json& findings = j.contains("findings") ? j["findings"] : throw JsonSchemaError{root, "the key \"findings\""};
     if (!findings.is_array()) throw JsonSchemaError{root / "findings", "\"findings\" to be an array"};
     for (size_t i = 0; i < findings.size(); ++i) {
-      const JsonFields f(findings[i], root / "findings" / i, {"source", "kind", "subject", "detail"}, kReportSchemaVersion, true);
-      out.findings.push_back({f.string("source"), f.string("kind"), f.string("subject"), f.string("detail")});
+      // Schema 3 added check, severity and count; a baseline names findings by kind and subject.
+      const JsonFields f(findings[i], root / "findings" / i,
+                         {"source", "kind", "subject", "detail", "check", "severity", "count"}, kReportSchemaVersion);
+      Finding old;
+      old.source = f.string("source");
+      old.kind = f.string("kind");
+      old.subject = f.string("subject");
+      old.detail = f.string("detail");
+      if (findings[i].contains("check")) old.check = f.string("check");
+      out.findings.push_back(std::move(old));
     }
     if (!j.contains("hosts") || !j["hosts"].is_string())
       throw JsonSchemaError{root / "hosts", "\"hosts\" to be a hostlist string"};

@@ -1,9 +1,11 @@
-// What each finding means for a handover. A cluster passes when every check passes; a check
-// fails on what breaks jobs or Slurm (a bad cable, a rail on the wrong leaf, a file Slurm
-// would refuse) and warns on what needs a look but may be on purpose (an HCA without a host
-// name, separate fabrics, a file that differs from the one in service).
+// The verdict per check. A cluster passes when every check passes. Each finding weighs what its
+// kind declares where the kind is defined (graph/finding_kind.h: fail on what breaks jobs or
+// Slurm, warn on what needs a look but may be on purpose, info for what slurmtopo decided);
+// this file only adds them up, and adds the checks of Slurm's files, the topology in service
+// and the baseline.
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "base/text.h"
 #include "report/commission.h"
@@ -19,64 +21,57 @@ const char* to_string(Verdict v) {
   return "?";
 }
 
-namespace {
-
-struct Rule {
-  const char* id;
-  const char* what;
-  std::set<std::string> fail, warn;  // finding kinds
-};
-
-// The finding kinds (graph/cluster.h, graph/node_join.h to_string) per check.
-const std::vector<Rule>& rules() {
-  static const std::vector<Rule> r{
-      {"fabric.sweep", "the sweep reached every node, one fabric per subnet", {"partial-sweep"}, {"split-fabrics"}},
-      {"fabric.cabling", "every cable runs at the fabric's width and speed, none loops back or joins two leaves",
-       {"degraded-link", "loopback", "leaf-to-leaf"}, {}},
-      {"fabric.uplinks", "every leaf has as many uplinks as its peers", {"missing-uplinks"}, {}},
-      {"fabric.rails", "every host has every rail, each on its rail's leaf", {"missing-rail", "miscabled-rail"},
-       {"secondary-leaf"}},
-      {"fabric.hcas", "every HCA names its host", {}, {"unresolved-hca"}},
-      {"nodes.layout", "every GPU has a near NIC, hosts of a class agree, GPU k of every host is on rail k's leaf",
-       {"rail-leaf", "class-layout", "not-in-fabric", "nic-identity"}, {"no-close-nic", "shared-nic", "remote-nic"}},
-  };
-  return r;
+Finding make_finding(std::string source, const FindingKind& kind, std::string subject, std::string detail, int count) {
+  return {std::move(source), kind.name, std::move(subject), std::move(detail), kind.check, kind.severity, count};
 }
 
+namespace {
+
 Verdict worst(Verdict a, Verdict b) { return static_cast<int>(a) > static_cast<int>(b) ? a : b; }
+
+Verdict verdict_of(Severity s) {
+  switch (s) {
+    case Severity::Info: return Verdict::Pass;
+    case Severity::Warn: return Verdict::Warn;
+    case Severity::Fail: return Verdict::Fail;
+  }
+  return Verdict::Warn;
+}
+
+// "74 unresolved-hca, 1 partial-host (info)": per kind, the things its findings are about.
+std::string found_text(const std::map<std::string, std::pair<int, Severity>>& kinds) {
+  std::string out;
+  for (const auto& [k, n] : kinds)
+    out += (out.empty() ? "" : ", ") + std::to_string(n.first) + " " + k +
+           (n.second == Severity::Info ? " (info)" : "");
+  return out;
+}
 
 }  // namespace
 
 void decide_checks(CommissionReport& r) {
   r.checks.clear();
-  for (const Rule& rule : rules()) {
-    if (std::string(rule.id) == "nodes.layout" && r.classes.empty()) continue;
-    Check c{rule.id, rule.what, "", Verdict::Pass, 0};
-    std::map<std::string, int> kinds;
+  // The finding checks, in graph/'s order; each finding decides the check its kind declares.
+  for (const FindingCheck& fc : finding_checks()) {
+    if (std::string_view(fc.id) == "nodes.layout" && r.classes.empty()) continue;
+    Check c{fc.id, fc.what, "", Verdict::Pass, 0};
+    std::map<std::string, std::pair<int, Severity>> kinds;
+    bool any = false;
     for (const Finding& f : r.findings) {
-      const bool fails = rule.fail.count(f.kind), warns = rule.warn.count(f.kind);
-      if (!fails && !warns) continue;
-      ++c.count;
-      ++kinds[f.kind];
-      c.verdict = worst(c.verdict, fails ? Verdict::Fail : Verdict::Warn);
+      if (f.check != fc.id) continue;
+      any = true;
+      if (f.severity != Severity::Info) c.count += f.count;
+      auto& k = kinds.try_emplace(f.kind, 0, f.severity).first->second;
+      k.first += f.count;
+      c.verdict = worst(c.verdict, verdict_of(f.severity));
     }
-    for (const auto& [k, n] : kinds) c.found += (c.found.empty() ? "" : ", ") + std::to_string(n) + " " + k;
-    if (c.found.empty()) c.found = "nothing wrong";
+    // A check nothing can decide is left out: "performance.profile" without a profile, and
+    // "inputs.match" / "slurm.nodes" without the inputs they compare.
+    const std::string_view id = fc.id;
+    const bool always = id.starts_with("fabric.") || id == "nodes.layout";
+    if (!any && !always && !r.applicable.count(fc.id)) continue;
+    c.found = kinds.empty() ? "nothing wrong" : found_text(kinds);
     r.checks.push_back(std::move(c));
-  }
-  // Kinds no rule knows (a newer graph/ than this table): a look, not a pass.
-  {
-    std::set<std::string> known;
-    for (const Rule& rule : rules()) known.insert(rule.fail.begin(), rule.fail.end()), known.insert(rule.warn.begin(), rule.warn.end());
-    Check c{"other", "no other finding", "", Verdict::Pass, 0};
-    std::map<std::string, int> kinds;
-    for (const Finding& f : r.findings)
-      if (!known.count(f.kind)) ++c.count, ++kinds[f.kind];
-    for (const auto& [k, n] : kinds) c.found += (c.found.empty() ? "" : ", ") + std::to_string(n) + " " + k;
-    if (c.count) {
-      c.verdict = Verdict::Warn;
-      r.checks.push_back(std::move(c));
-    }
   }
   for (const SlurmFile& f : r.slurm) {
     if (f.check.empty()) continue;
@@ -98,8 +93,11 @@ void decide_checks(CommissionReport& r) {
   }
   if (r.baseline) {
     const BaselineDiff& b = *r.baseline;
+    // A new finding that is information only (a storage leaf recognised) changes nothing to act on.
+    int fresh = 0;
+    for (int i : b.new_findings) fresh += r.findings[i].severity != Severity::Info;
     Check c{"baseline", "nothing new since " + b.source, "", Verdict::Pass,
-            static_cast<int>(b.new_findings.size() + b.hosts_gone.size() + b.cables_gone.size())};
+            static_cast<int>(fresh + b.hosts_gone.size() + b.cables_gone.size())};
     c.verdict = c.count ? Verdict::Warn : Verdict::Pass;
     c.found = std::to_string(b.new_findings.size()) + " new findings, " + std::to_string(b.fixed.size()) + " fixed, " +
               std::to_string(b.hosts_gone.size()) + " hosts and " + std::to_string(b.cables_gone.size()) +

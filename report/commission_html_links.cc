@@ -20,11 +20,13 @@ std::string gbps(double v) {
 
 void html_links(const CommissionReport& r, std::ostream& out) {
   out << "<section id=\"links\"><h2>Link health</h2>\n";
-  static const std::set<std::string> cable_kinds{"degraded-link", "missing-uplinks", "loopback", "leaf-to-leaf",
-                                                 "miscabled-rail", "missing-rail", "partial-sweep"};
+  // The cable findings are those of the checks about cables (their kinds declare it,
+  // graph/finding_kind.h): the sweep, the cabling, the uplinks and the rails, crossed ones
+  // included; an information finding (a storage leaf recognised) is no cable to fix.
+  static const std::set<std::string> cable_checks{"fabric.sweep", "fabric.cabling", "fabric.uplinks", "fabric.rails"};
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < r.findings.size(); ++i)
-    if (cable_kinds.count(r.findings[i].kind))
+    if (cable_checks.count(r.findings[i].check) && r.findings[i].severity != Severity::Info)
       rows.push_back({"#" + std::to_string(i), r.findings[i].kind, r.findings[i].subject, r.findings[i].detail});
   if (rows.empty()) out << "<p class=\"none\">No degraded, missing, crossed or looped cable.</p>\n";
   else html_table(out, "Cables: degraded, missing, crossed (miscabled rails) and looped", {"#", "kind", "switch / port / host", "detail"}, rows);

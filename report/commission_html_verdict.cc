@@ -31,12 +31,13 @@ void html_verdict(const CommissionReport& r, std::ostream& out) {
     out << "<p class=\"none\">No finding.</p>\n";
   } else {
     out << "<table><caption>Every finding, from the fabric and the nodes</caption><thead><tr>"
-        << "<th scope=\"col\">#</th><th scope=\"col\">from</th><th scope=\"col\">kind</th>"
+        << "<th scope=\"col\">#</th><th scope=\"col\">from</th><th scope=\"col\">severity</th><th scope=\"col\">kind</th>"
         << "<th scope=\"col\">subject</th><th scope=\"col\">detail</th></tr></thead><tbody>\n";
     for (size_t i = 0; i < r.findings.size(); ++i) {
       const Finding& f = r.findings[i];
-      out << "<tr class=\"finding\" id=\"finding-" << i << "\" data-kind=\"" << html_escape(f.kind) << "\"><td>" << i
-          << "</td><td>" << html_escape(f.source) << "</td><td><code>" << html_escape(f.kind) << "</code></td><td>"
+      out << "<tr class=\"finding " << to_string(f.severity) << "\" id=\"finding-" << i << "\" data-kind=\""
+          << html_escape(f.kind) << "\"><td>" << i << "</td><td>" << html_escape(f.source) << "</td><td>"
+          << to_string(f.severity) << "</td><td><code>" << html_escape(f.kind) << "</code></td><td>"
           << html_escape(f.subject) << "</td><td>" << html_escape(f.detail) << "</td></tr>\n";
     }
     out << "</tbody></table>\n";

@@ -32,7 +32,8 @@ json inventory(const Inventory& i) {
 }
 
 json finding(const Finding& f) {
-  return {{"source", f.source}, {"kind", f.kind}, {"subject", f.subject}, {"detail", f.detail}};
+  return {{"source", f.source}, {"kind", f.kind},   {"subject", f.subject}, {"detail", f.detail},
+          {"check", f.check},   {"severity", to_string(f.severity)}, {"count", f.count}};
 }
 
 json drawing(const Drawing& d) {

@@ -45,8 +45,10 @@ std::string commission_markdown(const CommissionReport& r) {
   out << "\n## Findings (" << r.findings.size() << ")\n\n";
   if (r.findings.empty()) out << "None.\n";
   else {
-    out << "| kind | subject | detail |\n|---|---|---|\n";
-    for (const auto& f : r.findings) out << "| " << f.kind << " | " << cell(f.subject) << " | " << cell(f.detail) << " |\n";
+    out << "| severity | kind | subject | detail |\n|---|---|---|---|\n";
+    for (const auto& f : r.findings)
+      out << "| " << to_string(f.severity) << " | " << f.kind << " | " << cell(f.subject) << " | " << cell(f.detail)
+          << " |\n";
   }
   if (r.baseline) {
     const BaselineDiff& b = *r.baseline;

@@ -106,7 +106,7 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   std::vector<std::string> grouped;
   int left_out = 0;
   for (const Host& h : c.hosts) {
-    if (h.group < 0) continue;
+    if (h.group < 0 || !h.compute()) continue;  // storage and service hosts run no job
     if (named.count(h.name)) ++left_out;
     else grouped.push_back(h.name);
   }
@@ -140,7 +140,7 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   std::vector<std::vector<std::string>> healthy(c.groups.size());
   for (size_t k = 0; k < c.groups.size(); ++k)
     for (int h : c.groups[k].hosts)
-      if (!named.count(c.hosts[h].name)) healthy[k].push_back(c.hosts[h].name);
+      if (!named.count(c.hosts[h].name) && c.hosts[h].compute()) healthy[k].push_back(c.hosts[h].name);
   size_t first = 0;  // the first group with two healthy hosts
   while (first < healthy.size() && healthy[first].size() < 2) ++first;
   const std::vector<std::string> group_hosts = first < healthy.size() ? healthy[first] : std::vector<std::string>{};
@@ -152,7 +152,7 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   // Its fabric model (the same routing) serves the curves too.
   std::vector<std::string> partition, busy;
   for (const Host& h : c.hosts) {
-    if (h.group < 0) continue;
+    if (h.group < 0 || !h.compute()) continue;
     partition.push_back(h.name);
     if (named.count(h.name)) busy.push_back(h.name);
   }

@@ -8,6 +8,7 @@
 #include "discover/switch_models.h"
 #include "emit/topology_diff.h"
 #include "emit/topology_plan.h"
+#include "graph/input_match.h"
 #include "report/commission.h"
 #include "report/commission_parts.h"
 #include "slurm/hostlist.h"
@@ -58,12 +59,20 @@ Inventory plan_inventory(const Cluster& c, const NodeSet* nodes) {
   for (const auto& h : c.hosts) inv.hosts += h.group >= 0;
   inv.groups = static_cast<int>(c.groups.size());
   inv.aggregation_nodes = c.aggregation_nodes;
-  std::map<std::string, std::set<int>> rail_leaves;
+  // Rails by position in the unit, as inspect counts them: topograph's rail 3 is HCA-5 on most
+  // units and mlx5_4 on one, one rail and not two.
+  std::map<int, std::set<int>> rail_leaves;
   for (const auto& h : c.hosts)
     for (int i : h.hcas)
-      for (int s : c.hcas[i].switches) rail_leaves[c.hcas[i].rail].insert(s);
-  for (const auto& [rail, leaves] : rail_leaves)
-    inv.rails.push_back({rail.empty() ? "(unnamed)" : rail, static_cast<int>(leaves.size())});
+      if (c.hcas[i].position >= 0)
+        for (int s : c.hcas[i].switches) rail_leaves[c.hcas[i].position].insert(s);
+  for (const auto& [rail, leaves] : rail_leaves) {
+    const Rail& r = c.rails[rail];
+    std::string names;
+    for (const auto& n : r.hca_names) names += (names.empty() ? "" : ", ") + n;
+    inv.rails.push_back({r.name + (names.empty() ? "" : " (" + names + ")") + (r.side ? ", side rail" : ""),
+                         static_cast<int>(leaves.size())});
+  }
   if (nodes)
     for (const NodeClass& k : nodes->classes) inv.node_classes.push_back({k.hostlist, static_cast<int>(k.hosts.size())});
   return inv;
@@ -93,14 +102,25 @@ InService read_in_service(const std::string& path) {
   return {file.block.has_value(), comparable_topology(file, path)};
 }
 
-SlurmFile topology_file(const TopologyPlan& plan, std::string name, std::string check) {
+// Slurm's nodes missing from the fabric are the slurm.nodes check's (graph/input_match.h); a
+// compute host Slurm lacks is a warning here (storage and service hosts are left out on purpose).
+SlurmFile topology_file(const Cluster& cluster, const TopologyPlan& plan, std::string name, std::string check) {
   SlurmFile f{std::move(name), plan.text, issue_lines(plan.check.errors), issue_lines(plan.check.warnings),
               std::move(check), "slurmctld"};
-  if (!plan.in_slurm_not_fabric.empty())
-    f.warnings.push_back("Slurm nodes not in the fabric: " + compress_hostlist(plan.in_slurm_not_fabric));
-  if (!plan.in_fabric_not_slurm.empty())
-    f.warnings.push_back("fabric hosts not in Slurm, left out: " + compress_hostlist(plan.in_fabric_not_slurm));
+  std::vector<std::string> compute;
+  for (const std::string& h : plan.in_fabric_not_slurm)
+    if (const int i = cluster.host_index(h); i >= 0 && cluster.hosts[i].compute()) compute.push_back(h);
+  if (!compute.empty())
+    f.warnings.push_back("compute hosts of the fabric not in Slurm, left out: " + compress_hostlist(compute));
   return f;
+}
+
+// The nodes a topology file lists (a tree's leaves' nodes, or its blocks').
+std::vector<std::string> listed_nodes(const ParsedTopology& t) {
+  std::vector<std::string> out;
+  for (const auto& s : t.switches)
+    if (s.has_nodes) out.insert(out.end(), s.nodes.begin(), s.nodes.end());
+  return out;
 }
 
 }  // namespace
@@ -129,15 +149,30 @@ CommissionReport plan_commission(const CommissionRequest& r) {
                      "a topology/block file: give --plugin block (with --nvlink-domains when its blocks are NVLink "
                      "domains) so that the report has blocks to compare it with");
 
-  for (const Anomaly& a : cluster.anomalies) out.findings.push_back({"fabric", to_string(a.kind), a.subject, a.detail});
+  for (const Anomaly& a : cluster.anomalies)
+    out.findings.push_back(make_finding("fabric", finding_kind(a.kind), a.subject, a.detail, a.count));
   std::optional<NodeJoin> join;
   GresPlan gres;
   if (nodes) {
     join = join_nodes(*nodes, &cluster);
-    for (const NodeAnomaly& a : join->anomalies) out.findings.push_back({"nodes", to_string(a.kind), a.subject, a.detail});
+    for (const NodeAnomaly& a : join->anomalies)
+      out.findings.push_back(make_finding("nodes", finding_kind(a.kind), a.subject, a.detail, a.count));
+    out.applicable.insert("inputs.match");
     gres = plan_gres(*nodes, GresRequest{release, r.command, ""});
     out.classes = plan_class_nodes(*nodes, *join, gres);
     out.node_warnings = nodes->warnings;
+  }
+  auto input_finding = [&](const InputFinding& f) {
+    out.findings.push_back(make_finding("inputs", finding_kind(f.kind), f.subject, f.detail, f.count));
+  };
+  if (slurm_nodes) {
+    out.applicable.insert("slurm.nodes");
+    out.applicable.insert("inputs.match");
+    if (auto f = match_slurm_nodes(cluster, *slurm_nodes, r.slurm_conf, cluster.guesses, true)) input_finding(*f);
+  }
+  if (in_service) {
+    out.applicable.insert("inputs.match");
+    if (auto f = match_topology_nodes(cluster, listed_nodes(in_service->leaves), r.topology)) input_finding(*f);
   }
   out.inventory = plan_inventory(cluster, nodes ? &*nodes : nullptr);
 
@@ -147,7 +182,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   const TopologyPlan topo = plan_topology(cluster, treq);
   out.drawing = plan_drawing(cluster, topo.tree, out.findings);
   out.leaves = plan_leaf_health(cluster);
-  out.slurm.push_back(topology_file(topo, "topology.conf", "slurm.topology"));
+  out.slurm.push_back(topology_file(cluster, topo, "topology.conf", "slurm.topology"));
   // The form the cluster runs, when it is not the tree topology.conf: planned and checked as
   // `emit topology` would write it (a form the release cannot read is an InputError).
   std::optional<TopologyPlan> other;
@@ -160,7 +195,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     oreq.domains = domains;
     other = plan_topology(cluster, oreq);
     const bool yaml = format == TopologyFormat::Yaml;
-    out.slurm.push_back(topology_file(*other, yaml ? "topology.yaml" : "topology.conf (topology/block)",
+    out.slurm.push_back(topology_file(cluster, *other, yaml ? "topology.yaml" : "topology.conf (topology/block)",
                                       yaml ? "slurm.topology-yaml" : "slurm.topology-block"));
   }
   const std::string other_name = other ? out.slurm.back().name : "";

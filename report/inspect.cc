@@ -50,10 +50,10 @@ std::string joined(const std::vector<std::string>& names) {
   return out;
 }
 
-std::vector<std::string> storage_hosts(const Cluster& c) {
+std::vector<std::string> hosts_of_role(const Cluster& c, HostRole role) {
   std::vector<std::string> out;
   for (const auto& h : c.hosts)
-    if (h.storage) out.push_back(h.name);
+    if (h.role == role) out.push_back(h.name);
   return out;
 }
 
@@ -122,14 +122,29 @@ std::string inspect_text(const Cluster& c) {
       out << ": " << counted(leaves.size(), "leaf", "leaves") << (r.side ? ", side rail (storage?)" : "") << "\n";
     }
   }
-  if (const auto storage = storage_hosts(c); !storage.empty())
-    out << "storage hosts (HCAs on side rails only; left out of topology.conf unless Slurm names them): "
+  if (const auto storage = hosts_of_role(c, HostRole::Storage); !storage.empty())
+    out << "storage hosts (HCAs on side rails only, or a lone HCA on a storage leaf; left out of topology.conf "
+           "unless Slurm names them): "
         << compress_hostlist(storage) << "\n";
+  if (const auto service = hosts_of_role(c, HostRole::Service); !service.empty())
+    out << "service hosts (at most half their unit's rails, named unlike its hosts; left out of topology.conf "
+           "unless Slurm names them): "
+        << compress_hostlist(service) << "\n";
+  if (const auto unplaced = hosts_of_role(c, HostRole::Unplaced); !unplaced.empty())
+    out << "unplaced hosts (only their storage HCA is named; their compute HCAs are likely among the unnamed): "
+        << compress_hostlist(unplaced) << "\n";
   out << "groups (what Slurm sees as leaf switches):\n";
   for (const auto& g : c.groups) {
     out << "  " << g.name << ": " << counted(g.hosts.size(), "host", "hosts") << " " << hostlist_of(c, g.hosts);
     if (g.leaves.size() > 1) out << " over " << g.leaves.size() << " leaves";
     out << "\n";
+  }
+  if (!c.guesses.guesses.empty()) {
+    const std::vector<HostGuess> hosts = guesses_by_host(c, c.guesses);
+    out << "likely hosts of unnamed HCAs: " << c.guesses.guesses.size() << " of " << c.guesses.unresolved
+        << " on leaves, " << counted(hosts.size(), "host", "hosts")
+        << " (inspect --suggest-map FILE writes them as a node-name-map to review and pass back):\n";
+    for (const HostGuess& h : hosts) out << "  " << h.host << ": " << h.places << "\n";
   }
   write_anomaly_summary(out, "anomalies", c.anomalies);
   return out.str();
@@ -191,10 +206,21 @@ std::string inspect_json(const Cluster& c) {
     j["rails"].push_back({{"name", c.rails[rail].name}, {"hca_names", c.rails[rail].hca_names},
                           {"side", c.rails[rail].side},
                           {"leaves", std::vector<std::string>(leaves.begin(), leaves.end())}});
-  j["storage_hosts"] = storage_hosts(c);
+  j["storage_hosts"] = hosts_of_role(c, HostRole::Storage);
+  j["service_hosts"] = hosts_of_role(c, HostRole::Service);
+  j["unplaced_hosts"] = hosts_of_role(c, HostRole::Unplaced);
+  j["likely_hosts"] = json::array();  // of unresolved HCAs, from their ports: suggestions only
+  for (const HcaGuess& g : c.guesses.guesses)
+    j["likely_hosts"].push_back({{"guid", "0x" + guid_hex(c.hcas[g.hca].guid)}, {"host", g.host}, {"hca", g.name},
+                                 {"switch", g.leaf}, {"port", g.port}, {"why", g.why}});
   j["anomalies"] = json::array();
   for (const auto& a : c.anomalies)
-    j["anomalies"].push_back({{"kind", to_string(a.kind)}, {"subject", a.subject}, {"detail", a.detail}});
+    j["anomalies"].push_back({{"kind", to_string(a.kind)},
+                              {"check", finding_kind(a.kind).check},
+                              {"severity", to_string(finding_kind(a.kind).severity)},
+                              {"subject", a.subject},
+                              {"detail", a.detail},
+                              {"count", a.count}});
   return j.dump(1) + "\n";
 }
 

@@ -91,8 +91,7 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
   if (!a.nodes.empty()) {
     names = expand_hostlist_at(a.nodes, "--nodes");
   } else {
-    for (const Host& h : cluster.hosts)
-      if (h.group >= 0) names.push_back(h.name);
+    names = cluster.compute_hosts();  // storage and service hosts only when --nodes names them
   }
   slurm.nodes = slurm_nodes(names, a.weights, "1");
   slurm.params = parse_topology_params(a.topology_param);

@@ -26,23 +26,23 @@ TEST_CASE("storage hosts: only a side-rail HCA, left out of topology.conf unless
   apply_faults(f, parse_faults(compute, {}));
   const Cluster c = build_cluster({f}, ClusterOptions{});
   REQUIRE(c.host_index("dgx001") >= 0);
-  CHECK(c.hosts[c.host_index("dgx001")].storage);
+  CHECK(c.hosts[c.host_index("dgx001")].role == HostRole::Storage);
   CHECK(c.rails.size() == 5);
   CHECK(c.rails[4].side);
   // The storage leaf is never a Slurm leaf of compute hosts.
   for (const auto& g : c.groups)
     for (int h : g.hosts)
-      if (!c.hosts[h].storage)
+      if (c.hosts[h].compute())
         for (int s : g.leaves) CHECK(c.switches[s].name.rfind("stor-", 0) == std::string::npos);
   const TopologyPlan plan = plan_topology(c, {});
-  CHECK(plan.storage_left_out == std::vector<std::string>{"dgx001"});
+  CHECK(plan.left_out == std::vector<std::string>{"dgx001"});
   CHECK(!contains(plan.text, "dgx001"));
   CHECK(contains(plan.text, "dgx[002-004]"));  // its unit, less the storage host
   TopologyRequest named;
   named.slurm_nodes = std::vector<std::string>{"dgx001", "dgx002", "dgx003"};
   const TopologyPlan with = plan_topology(c, named);
   CHECK(contains(with.text, "dgx001"));
-  CHECK(with.storage_left_out.empty());
+  CHECK(with.left_out.empty());
 }
 
 TEST_CASE("link_vertices: each cable's two ends as graph vertices, -1 for a GUID the fabric lacks") {

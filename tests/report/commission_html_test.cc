@@ -44,7 +44,7 @@ TEST_CASE("report HTML: verdict first, every check and finding, the drawing and 
 TEST_CASE("report HTML: text from the inputs is escaped") {
   CHECK(html_escape("<a href=\"x\">&") == "&lt;a href=&quot;x&quot;&gt;&amp;");
   CommissionReport r;
-  r.findings.push_back({"fabric", "unresolved-hca", "0x1 \"<script>\"", "x"});
+  r.findings.push_back(make_finding("fabric", finding_kind(Anomaly::Kind::UnresolvedHca), "0x1 \"<script>\"", "x"));
   decide_checks(r);
   const std::string html = commission_html(r);
   CHECK(html.find("<script>") == std::string::npos);

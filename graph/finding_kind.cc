@@ -1,0 +1,40 @@
+#include "graph/finding_kind.h"
+
+namespace slurmtopo {
+
+const char* to_string(Severity severity) {
+  switch (severity) {
+    case Severity::Info: return "info";
+    case Severity::Warn: return "warn";
+    case Severity::Fail: return "fail";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr FindingCheck kChecks[] = {
+    {"inputs.match", "every input describes this cluster: node exports, Slurm's nodes and the topology in service "
+                     "share hosts with the fabric"},
+    {"fabric.sweep", "the sweep reached every node, one fabric per subnet"},
+    {"fabric.cabling", "every cable runs at the best rate both its ends support, none loops back or joins two "
+                       "leaves of a tree"},
+    {"fabric.uplinks", "every leaf has as many uplinks as its peers"},
+    {"fabric.rails", "every host has every rail, each on its rail's leaf"},
+    {"fabric.hcas", "every HCA names its host"},
+    {"slurm.nodes", "every Slurm node is in the fabric, under a leaf Slurm can place it on"},
+    {"nodes.layout", "every GPU has a near NIC, hosts of a class agree, GPU k of every host is on rail k's leaf"},
+    {"performance.profile", "the hardware profile the predictions use matches the fabric's NICs"},
+};
+
+}  // namespace
+
+std::span<const FindingCheck> finding_checks() { return kChecks; }
+
+const FindingCheck* find_finding_check(std::string_view id) {
+  for (const FindingCheck& c : kChecks)
+    if (id == c.id) return &c;
+  return nullptr;
+}
+
+}  // namespace slurmtopo
