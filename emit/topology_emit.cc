@@ -52,7 +52,8 @@ std::vector<std::string> input_warnings(const Cluster& cluster, const std::optio
         service.push_back(a.subject);
   if (!service.empty())
     w.push_back(slurm_source + " names " + counted(service.size(), "service host", "service hosts") + " " +
-                listed(service) + ", which reach at most half their unit's rails: placed on the leaves they reach");
+                listed(service) + (service.size() == 1 ? ", which reaches" : ", which reach") +
+                " at most half its unit's rails: placed on the leaves it reaches");
   if (slurm_nodes)
     if (auto f = match_slurm_nodes(cluster, *slurm_nodes, slurm_source, cluster.guesses, false)) w.push_back(f->detail);
   return w;

@@ -177,7 +177,9 @@ ShortUplinks short_uplinks(const Cluster& c, const std::vector<int>& switch_of, 
   for (const auto& [key, uppers] : short_by)
     out.text += (out.text.empty() ? ": " : "; ") + std::to_string(key.first) + " of " + std::to_string(key.second) +
                 " cables to " + join_switches(c, uppers);
-  out.uniform = short_by.size() == 1 && short_by.begin()->first.first > 0;
+  // One upper switch short is ambiguous (a lost cable looks the same); the same fraction on
+  // several is a pattern someone cabled.
+  out.uniform = short_by.size() == 1 && short_by.begin()->first.first > 0 && mine.size() >= 2;
   for (const auto& [u, n] : mine) out.uniform = out.uniform && short_of.count(u);
   return out;
 }

@@ -151,9 +151,16 @@ TEST_CASE("emit topology: --diff says what changes, --nodes restricts and report
   Run r = run("emit topology --fabric " + fabric + " --diff " + old);
   CHECK(r.code == 0);
   CHECK(r.output.find("~ gpu003: leaf01 -> leaf02") != std::string::npos);
-  r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]'");
+  // One of four Slurm nodes under no switch is above the shrink guard's threshold: refused,
+  // nothing written, unless --force.
+  r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]' -o " + s.path("n.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("1 of --nodes's 4 nodes would be under no switch") != std::string::npos);
+  CHECK(r.output.find("gpu009") != std::string::npos);
+  CHECK_FALSE(s.exists("n.conf"));
+  r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]' --force");
   CHECK(r.code == 0);
-  CHECK(r.output.find("1 Slurm node not in the fabric: gpu009") != std::string::npos);
+  CHECK(r.output.find("gpu009") != std::string::npos);
   CHECK(r.output.find("1 fabric host not in Slurm, left out: gpu004") != std::string::npos);
   CHECK(r.output.find("SwitchName=leaf02 Nodes=gpu003\n") != std::string::npos);
 }
@@ -204,9 +211,10 @@ TEST_CASE("emit topology: a name map or slurm.conf matching nothing in the fabri
   REQUIRE_MESSAGE(r.code == 0, r.output);
   CHECK(r.output.find("warning: the name map " + map + " matches nothing in the fabric (2 entries") != std::string::npos);
   std::string conf = s.write("slurm.conf", "ClusterName=t\nNodeName=x[01-03] CPUs=8\n");
-  r = run("emit topology --fabric " + fabric + " --slurm-conf " + conf);
-  CHECK(r.output.find(conf + " matches nothing in the fabric: none of its 3 nodes is one of the fabric's 4 hosts") !=
-        std::string::npos);
+  r = run("emit topology --fabric " + fabric + " --slurm-conf " + conf + " -o " + s.path("x.conf"));
+  CHECK(r.code == 2);  // a slurm.conf of another cluster: every node unplaced, refused
+  CHECK(r.output.find("none of " + conf + "'s 3 nodes is a host of the fabric, whose 4 hosts are") != std::string::npos);
+  CHECK_FALSE(s.exists("x.conf"));
   Run i = run("inspect --fabric " + fabric + " --node-name-map " + map);
   CHECK(i.output.find("2 entries, 0 in the fabric, 2 unknown GUIDs") != std::string::npos);
 }
@@ -217,10 +225,11 @@ TEST_CASE("emit topology: partial hosts warn with the hint — storage hosts are
   Run g = run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --remove-cable 'dgx003 mlx5_0,su1-rail0'"
               " --remove-cable 'dgx003 mlx5_1,su1-rail1' -o " + partial);
   REQUIRE_MESSAGE(g.code == 0, g.output);
+  // dgx003 is named like its unit: a compute node that lost cables, kept in topology.conf.
   Run r = run("emit topology --fabric " + partial);
   REQUIRE_MESSAGE(r.code == 0, r.output);
-  CHECK(r.output.find("warning: partial 1 host dgx003: fewer rails than their unit's peers") != std::string::npos);
-  CHECK(r.output.find("--slurm-conf") != std::string::npos);
+  CHECK(r.output.find("SwitchName=su1 Nodes=dgx[001-004]\n") != std::string::npos);
+  CHECK(r.output.find("left out") == std::string::npos);
   std::string storage = s.path("storage.topo");
   std::string cmd = "generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 -k 16 --storage";
   for (int k = 0; k < 4; ++k) cmd += " --remove-cable dgx001,su1-rail" + std::to_string(k);
@@ -228,7 +237,8 @@ TEST_CASE("emit topology: partial hosts warn with the hint — storage hosts are
   REQUIRE_MESSAGE(g.code == 0, g.output);
   r = run("emit topology --fabric " + storage);
   REQUIRE_MESSAGE(r.code == 0, r.output);
-  CHECK(r.output.find("1 storage host (HCAs on side rails only) left out: dgx001") != std::string::npos);
+  CHECK(r.output.find("1 host not built like compute hosts left out: storage dgx001 (HCAs on side rails only)") !=
+        std::string::npos);
   CHECK(r.output.find("Nodes=dgx001") == std::string::npos);
   r = run("emit topology --fabric " + storage + " --nodes 'dgx[001-008]'");
   CHECK(r.output.find("dgx[001-004]") == std::string::npos);  // dgx001 is not with the compute hosts
@@ -341,15 +351,20 @@ TEST_CASE("emit topology: NVLink domains naming unknown hosts, or malformed nvid
   CHECK_FALSE(s.exists("out.conf"));
 }
 
-TEST_CASE("emit topology on the topograph dump: the UFM host with fewer rails is named, the file still written") {
+TEST_CASE("emit topology on the topograph dump: the UFM host is left out and named, the file still written") {
   const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/topograph/example.out";
   if (!std::filesystem::exists(dump)) return skip(dump + " is absent (../shared is beside the repository in CI)");
   Scratch s;
   Run r = run("emit topology --fabric " + dump + " -o " + s.path("topology.conf"));
   REQUIRE_MESSAGE(r.code == 0, r.output);
-  CHECK(r.output.find("warning: partial 1 host B11-P1-CUFM-02: fewer rails than their unit's peers") != std::string::npos);
-  CHECK(r.output.find("exclude_hosts in site.yaml") != std::string::npos);
+  CHECK(r.output.find("left out: service B11-P1-CUFM-02") != std::string::npos);
+  CHECK(r.output.find("name them in --nodes or --slurm-conf to place them") != std::string::npos);
   CHECK(r.output.find("warning: 74 HCAs have no usable host name") != std::string::npos);
-  // Warned, not dropped: whether it is a Slurm node is for --slurm-conf or exclude_hosts to say.
-  CHECK(s.read("topology.conf").find(" Nodes=B11-P1-CUFM-02,") != std::string::npos);
+  CHECK(r.output.find("72 have a likely host from their port") != std::string::npos);
+  // A UFM server is no Slurm node: out of topology.conf unless Slurm's list names it.
+  CHECK(s.read("topology.conf").find("CUFM") == std::string::npos);
+  r = run("emit topology --fabric " + dump + " --nodes B11-P1-CUFM-02 -o " + s.path("named.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("names 1 service host B11-P1-CUFM-02") != std::string::npos);
+  CHECK(s.read("named.conf").find("B11-P1-CUFM-02") != std::string::npos);
 }

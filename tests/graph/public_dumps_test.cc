@@ -156,7 +156,10 @@ TEST_CASE("public dump psmn_x5: factory HCA descriptions, names from the map, ir
   SlurmTree t = build_slurm_tree(c);
   CHECK(slurm_level(t, 1) == 6);
   CHECK(t.switches.size() == 7);
-  CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 1);
+  // Voltaire-4036-4036-8BBA (4 gluster servers, 2 compute nodes) has 1 of its peers' 3 cables
+  // to each of the four spines alike: 6 hosts on 4 uplinks, less oversubscribed than its peers'
+  // 24 on 12. Built thinner, not a leaf that lost cables.
+  CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 0);
   CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 23);  // DDR HCAs on a QDR fabric
 }
 
@@ -203,16 +206,18 @@ TEST_CASE("public dump ibtopotool 1.topo: man-page example, all HCAs unnamed, on
   Cluster c = load("ibtopotool_tests/1.topo");
   CHECK(levels(c) == std::map<int, int>{{1, 2}});  // both switches carry HCAs
   CHECK(unresolved(c) == 4);                         // "MT23108 InfiniHost Mellanox Technologies"
-  CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 2);
+  // Two lab switches cabled to each other with nothing above them: that is the fabric's design,
+  // not a cable bypassing a tree (leaf-to-leaf needs switches above the leaves).
+  CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 0);
   CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 2);  // the 1xSDR switch link and HCA port
 }
 
-TEST_CASE("public dump ibtopotool 3.topo: partial sweep, loopbacks, leaf-to-leaf") {
+TEST_CASE("public dump ibtopotool 3.topo: partial sweep, loopbacks, two leaves joined with nothing above") {
   if (!have("ibtopotool_tests/3.topo")) return;
   Cluster c = load("ibtopotool_tests/3.topo");
   CHECK(anomalies(c, Anomaly::Kind::PartialSweep) == 1);  // the umad timeout line
   CHECK(anomalies(c, Anomaly::Kind::Loopback) == 3);
-  CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 1);
+  CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 0);  // no switch above the two: no tree to bypass
   CHECK(c.hosts.size() == 5);  // r-ufm101 has two HCAs: one host
   SlurmTree t = build_slurm_tree(c);
   // Two leaves joined only by a leaf-to-leaf cable: one fabric, so one root for it.

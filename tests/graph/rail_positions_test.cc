@@ -110,16 +110,33 @@ TEST_CASE("missing-uplinks names the upper switches with fewer cables than the l
   CHECK(contains(uplinks[0].detail, "cables to rail0-spine01"));
 }
 
-TEST_CASE("partial hosts: half their unit's rails or fewer, flagged, not missing-rail") {
-  Fabric f = generate_rail_optimized(two_units());
+TEST_CASE("a compute host that lost half its rails is missing-rail; one named unlike its unit is a service host") {
+  RailOptimizedSpec spec = two_units();
+  spec.hosts_per_su = 8;  // three hosts of four with faults would leave no unit to compare with
+  spec.radix = 32;
+  Fabric f = generate_rail_optimized(spec);
   apply_faults(f, parse_faults({"dgx003 mlx5_0,su1-rail0", "dgx003 mlx5_1,su1-rail1", "dgx004 mlx5_3,su1-rail3"}, {}));
+  // dgx002's HCAs renamed: a UFM server cabled into the unit on two rails, as topograph's
+  // B11-P1-CUFM-02 is among b08-p1-dgx-08-c01…c18.
+  apply_faults(f, parse_faults({"dgx002 mlx5_0,su1-rail0", "dgx002 mlx5_1,su1-rail1"}, {}));
+  for (auto& n : f.nodes)
+    if (n.description.rfind("dgx002 ", 0) == 0) n.description = "ufm-02 " + n.description.substr(7);
   const Cluster c = build(f);
   const auto partial = of_kind(c, Anomaly::Kind::PartialHost);
   REQUIRE(partial.size() == 1);
-  CHECK(partial[0].subject == "dgx003");
+  CHECK(partial[0].subject == "ufm-02");
   CHECK(contains(partial[0].detail, "2 of its unit's 4 rails"));
-  CHECK(contains(partial[0].detail, "exclude_hosts"));
+  CHECK(contains(partial[0].detail, "left out of topology.conf"));
+  const auto ufm = std::find_if(c.hosts.begin(), c.hosts.end(), [](const Host& h) { return h.name == "ufm-02"; });
+  REQUIRE(ufm != c.hosts.end());
+  CHECK(ufm->role == HostRole::Service);
+  // dgx003 is named like its peers: a compute node that lost two cables, a fault to fix.
   const auto missing = of_kind(c, Anomaly::Kind::MissingRail);
-  REQUIRE(missing.size() == 1);  // one cable lost is a missing rail
-  CHECK(missing[0].subject == "dgx004");
+  REQUIRE(missing.size() == 2);
+  CHECK(missing[0].subject == "dgx003");
+  CHECK(contains(missing[0].detail, "reaches 2 of its unit's 4 rails"));
+  CHECK(missing[1].subject == "dgx004");  // one cable lost
+  const auto dgx003 = std::find_if(c.hosts.begin(), c.hosts.end(), [](const Host& h) { return h.name == "dgx003"; });
+  REQUIRE(dgx003 != c.hosts.end());
+  CHECK(dgx003->role == HostRole::Compute);
 }

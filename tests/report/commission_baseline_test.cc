@@ -37,7 +37,7 @@ TEST_CASE("report baseline: against itself every finding is still open and nothi
 
 TEST_CASE("report baseline: a schema 1 report (before the what-if spread figures) still serves as a baseline") {
   std::string text = commission_json(superpod_report());
-  const std::string current = "\"schema_version\": 2";
+  const std::string current = "\"schema_version\": 3";
   const size_t at = text.find(current);
   REQUIRE(at != std::string::npos);
   text.replace(at, current.size(), "\"schema_version\": 1");
@@ -80,7 +80,7 @@ TEST_CASE("report baseline: a file that is not a report is an InputError with it
   } catch (const InputError& e) {
     CHECK(e.file() == path);
     CHECK(e.line() == 3);
-    CHECK(std::string(e.what()).find("schema_version 1 to 2") != std::string::npos);
+    CHECK(std::string(e.what()).find("schema_version 1 to 3") != std::string::npos);
   }
   CHECK_THROWS_AS(read_baseline(write_temp("other.json", "{\"fabrics\": []}\n")), InputError);
   CHECK_THROWS_AS(read_baseline(write_temp("broken.json", "{\"format\": \n")), InputError);

@@ -37,7 +37,7 @@ TEST_CASE("report drawing: a fabric of 1,024 leaves folds into at most kDrawingB
   spec.hosts = 16384;
   Cluster c = build_cluster({generate_fattree(spec)}, ClusterOptions{});
   const SlurmTree tree = build_slurm_tree(c);
-  const Drawing d = plan_drawing(c, tree, {{"fabric", "missing-uplinks", c.switches.back().name, "x"}});
+  const Drawing d = plan_drawing(c, tree, {make_finding("fabric", finding_kind(Anomaly::Kind::MissingUplinks), c.switches.back().name, "x")});
   int hosts = 0;
   for (const auto& level : d.levels) CHECK(level.size() <= static_cast<size_t>(kDrawingBoxes));
   for (const auto& b : d.levels[0]) hosts += b.hosts;

@@ -11,7 +11,8 @@ using namespace slurmtopo::testing;
 TEST_CASE("report HTML baseline: new, fixed and still open findings, hosts and cables added and gone") {
   CommissionReport r = superpod_report();
   BaselineFacts old;
-  old.findings = {r.findings[0], {"fabric", "loopback", "s1[1] - s1[2]", "cable from the switch back to itself"}};
+  old.findings = {r.findings[0], make_finding("fabric", finding_kind(Anomaly::Kind::Loopback), "s1[1] - s1[2]",
+                                                "cable from the switch back to itself")};
   old.hosts = {"dgx001", "gone001"};
   r.baseline = diff_baseline(old, r, "last-week.json");
   std::ostringstream out;
