@@ -7,6 +7,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <thread>
@@ -38,6 +39,17 @@ void add_job(std::map<std::string, Job>& jobs, Job job) {
                          " and by " + job.described_by + "; keep one");
 }
 
+// Other tools' XML kept beside the hwloc exports (a node's folder as collected by hand holds
+// `nvidia-smi -q -x` too): their root element says so in the first lines.
+const char* foreign_xml(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  if (head.find("<nvidia_smi_log") != std::string::npos) return "nvidia-smi -q -x output";
+  return nullptr;
+}
+
 void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std::vector<std::string>& warnings) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
@@ -51,6 +63,11 @@ void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std
     const std::string ext = p.extension().string();
     if (ext != ".xml" && ext != ".json") {
       ++ignored;  // collect's logs, editor backups, interrupted `*.xml.tmp.*`
+      continue;
+    }
+    if (const char* what = ext == ".xml" ? foreign_xml(p) : nullptr) {
+      ++ignored;
+      warnings.push_back(p.string() + ": " + what + ", not an hwloc export: ignored");
       continue;
     }
     const std::string host = p.stem().string();

@@ -351,6 +351,30 @@ TEST_CASE("emit topology: NVLink domains naming unknown hosts, or malformed nvid
   CHECK_FALSE(s.exists("out.conf"));
 }
 
+TEST_CASE("emit topology on the topograph dump: Slurm's 144 DGX refused until the suggested map names their HCAs") {
+  const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/topograph/example.out";
+  if (!std::filesystem::exists(dump)) return skip(dump + " is absent (../shared is beside the repository in CI)");
+  Scratch s;
+  const std::string conf = s.write("slurm.conf",
+                                   "ClusterName=t\nNodeName=a05-p1-dgx-01-c[01-18],a06-p1-dgx-02-c[01-18],"
+                                   "a07-p1-dgx-03-c[01-18],a08-p1-dgx-04-c[01-18],b05-p1-dgx-05-c[01-18],"
+                                   "b06-p1-dgx-06-c[01-18],b07-p1-dgx-07-c[01-18],b08-p1-dgx-08-c[01-18] CPUs=8\n");
+  Run r = run("emit topology --fabric " + dump + " --slurm-conf " + conf + " -o " + s.path("t.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("25 of " + conf + "'s 144 nodes would be under no switch") != std::string::npos);
+  CHECK(r.output.find("20 of them likely own unnamed HCAs") != std::string::npos);
+  CHECK_FALSE(s.exists("t.conf"));
+  // The admin's loop: write the guesses, review them, pass them back.
+  Run i = run("inspect --fabric " + dump + " --suggest-map " + s.path("guesses.map"));
+  REQUIRE_MESSAGE(i.code == 0, i.output);
+  r = run("emit topology --fabric " + dump + " --node-name-map " + s.path("guesses.map") + " --slurm-conf " + conf +
+          " -o " + s.path("t.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("5 of " + conf + "'s 144 nodes have no named HCA") != std::string::npos);
+  CHECK(r.output.find("a06-p1-dgx-02-c[05,15],a08-p1-dgx-04-c18,b07-p1-dgx-07-c05,b08-p1-dgx-08-c02") != std::string::npos);
+  CHECK(s.read("t.conf").find("a05-p1-dgx-01-c[01-18]") != std::string::npos);
+}
+
 TEST_CASE("emit topology on the topograph dump: the UFM host is left out and named, the file still written") {
   const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/topograph/example.out";
   if (!std::filesystem::exists(dump)) return skip(dump + " is absent (../shared is beside the repository in CI)");

@@ -59,6 +59,26 @@ TEST_CASE("load_node_set: a directory of exports groups into classes") {
   CHECK(set.missing.empty());
 }
 
+TEST_CASE("load_node_set: nvidia-smi's XML beside an hwloc export is ignored and said, a broken hwloc XML is not") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  ScratchDir s;
+  s.write("nodes/h100-1.xml", read_text(*ipa));
+  s.write("nodes/nvidia-smi-q.xml",
+          "<?xml version=\"1.0\" ?>\n<!DOCTYPE nvidia_smi_log SYSTEM \"nvsmi_device_v13.dtd\">\n<nvidia_smi_log>\n"
+          "</nvidia_smi_log>\n");
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  const NodeSet set = load_node_set(src);
+  REQUIRE(set.nodes.size() == 1);
+  CHECK(set.nodes[0].hostname == "h100-1");
+  bool noted = false;
+  for (const auto& w : set.warnings) noted |= w.find("nvidia-smi-q.xml: nvidia-smi -q -x output, not an hwloc export: ignored") != std::string::npos;
+  CHECK(noted);
+  s.write("nodes/h100-2.xml", "<?xml version=\"1.0\"?>\n<notatopology/>\n");
+  CHECK(what_of(src).find("h100-2.xml") != std::string::npos);
+}
+
 TEST_CASE("load_node_set: --node-class for identical hosts, merged warnings") {
   auto lassen = shared_node_file("mpibind/coral-lassen.xml");
   if (!lassen) return;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "commission_fixture.h"
+#include "graph/input_match.h"
 #include "graph/node_join.h"
 
 using namespace slurmtopo;
@@ -73,6 +74,7 @@ TEST_CASE("report checks: an information finding is listed and passes") {
 TEST_CASE("report checks: every finding kind is decided by the check it declares") {
   std::vector<FindingKind> kinds(std::begin(kAnomalyKinds), std::end(kAnomalyKinds));
   kinds.insert(kinds.end(), std::begin(kNodeAnomalyKinds), std::end(kNodeAnomalyKinds));
+  kinds.insert(kinds.end(), std::begin(kInputFindingKinds), std::end(kInputFindingKinds));
   std::set<std::string> names;
   for (const FindingKind& k : kinds) {
     CAPTURE(k.name);
@@ -97,6 +99,8 @@ TEST_CASE("report checks: every finding kind is decided by the check it declares
     CHECK(std::string(to_string(static_cast<Anomaly::Kind>(i))) == kAnomalyKinds[i].name);
   for (size_t i = 0; i < static_cast<size_t>(NodeAnomaly::Kind::Count); ++i)
     CHECK(std::string(to_string(static_cast<NodeAnomaly::Kind>(i))) == kNodeAnomalyKinds[i].name);
+  for (size_t i = 0; i < static_cast<size_t>(InputFinding::Kind::Count); ++i)
+    CHECK(std::string(to_string(static_cast<InputFinding::Kind>(i))) == kInputFindingKinds[i].name);
 }
 
 TEST_CASE("report checks: a topology.conf slurmctld would refuse fails the report") {

@@ -6,6 +6,7 @@
 
 #include "base/input_error.h"
 #include "commission_fixture.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 using namespace slurmtopo::testing;
@@ -150,4 +151,46 @@ TEST_CASE("report plan: a block file in service is compared with the generated b
   req.plugin = "tree";
   CHECK_THROWS_AS(plan_commission(req), InputError);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("report plan: a topology in service that names no host of the fabric is another cluster's: inputs.match fails") {
+  const auto dir = std::filesystem::temp_directory_path() / "slurmtopo_report_plan_foreign";
+  std::filesystem::create_directories(dir);
+  CommissionRequest req = fattree_request();
+  req.topology = (dir / "topology.conf").string();
+  std::ofstream(req.topology) << "SwitchName=s1 Nodes=other[001-016]\n";
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(find_check(r, "inputs.match"));
+  CHECK(find_check(r, "inputs.match")->verdict == Verdict::Fail);
+  CHECK(has_finding(r, "topology-not-this-cluster", req.topology));
+  CHECK(r.verdict == Verdict::Fail);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("report plan: node exports of another cluster fail inputs.match (ibtopotool 2.topo with the H200 VM)") {
+  const std::string shared = SLURMTOPO_SOURCE_DIR "/../shared/";
+  if (!std::filesystem::exists(shared + "nodes/measured/h200-vm/h200-vm.xml") ||
+      !std::filesystem::exists(shared + "fabrics/public/ibtopotool_tests/2.topo"))
+    return slurmtopo::testing::skip("../shared/nodes/measured/h200-vm or ibtopotool_tests/2.topo is absent");
+  CommissionRequest req;
+  req.inputs.fabric_files = {shared + "fabrics/public/ibtopotool_tests/2.topo"};
+  // The folder as collected: nvidia-smi's XML beside the hwloc export is ignored, not an error.
+  req.nodes.nodes_dir = shared + "nodes/measured/h200-vm";
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(find_check(r, "inputs.match"));
+  CHECK(find_check(r, "inputs.match")->verdict == Verdict::Fail);
+  CHECK(has_finding(r, "not-this-cluster", "h200-vm"));
+  CHECK(r.verdict == Verdict::Fail);
+}
+
+TEST_CASE("report plan: a sweep that holds one CA and no switch fails fabric.sweep (topograph's example-bad.out)") {
+  const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/topograph/example-bad.out";
+  if (!std::filesystem::exists(dump)) return slurmtopo::testing::skip(dump + " is absent");
+  CommissionRequest req;
+  req.inputs.fabric_files = {dump};
+  const CommissionReport r = plan_commission(req);
+  CHECK(find_check(r, "fabric.sweep")->verdict == Verdict::Fail);
+  bool said = false;
+  for (const auto& f : r.findings) said |= f.kind == "no-fabric" && f.detail.find("1 CA") != std::string::npos;
+  CHECK(said);
 }
