@@ -163,11 +163,22 @@ struct SpreadPacked {
   std::vector<PolicyJob> jobs;        // one per job size: one group's hosts, then twice that
 };
 
+// What the performance section itself finds: the profile against the fabric (graph/finding_kind.h).
+inline constexpr FindingKind kPerformanceFindingKinds[] = {
+    {"profile-not-this-fabric", "performance.profile", Severity::Warn,
+     "the hardware profile's NICs per node differ from the compute HCAs the fabric shows per host: predictions and "
+     "limits use the fabric's count",
+     "hosts"},
+};
+
 struct Performance {
   std::string profile, routing;
   std::vector<Curve> curves;
   std::optional<SpreadPacked> spread_packed;
   std::vector<std::string> warnings;
+  int fabric_nics = 0;               // compute HCAs per host, most common over the predicted hosts
+  std::string profile_mismatch;      // why the profile is not this fabric's hardware; "" when it is
+  int mismatched_hosts = 0;          // hosts whose HCA count differs from the profile's NICs
 };
 
 struct SlurmFile {

@@ -38,7 +38,7 @@ std::vector<double> chart_sizes() {
 // docs/simulator.md's physical limits: a ring's busbw within a node stays under a GPU's NVLink
 // (or PCIe) line rate; NVLS moves (1 + 1/G)·algbw through a port, so its busbw limit is the
 // line rate × 2(G−1)/(G+1); across nodes busbw stays under the node's NICs' line rates.
-std::pair<double, std::string> limit(const HardwareProfile& p, int nodes) {
+std::pair<double, std::string> limit(const HardwareProfile& p, int nodes, int fabric_nics) {
   const int g = std::max(p.gpus_per_node, 1);
   double inside = p.nvlink_links > 0 ? p.nvlink_line_gbs() : p.pcie_line_gbs();
   std::string inside_what = p.nvlink_links > 0 ? "NVLink line rate" : "PCIe line rate";
@@ -47,8 +47,12 @@ std::pair<double, std::string> limit(const HardwareProfile& p, int nodes) {
     inside_what = "NVLink line rate through NVLS";
   }
   if (nodes <= 1) return {inside, inside_what};
-  const double nic = p.nic_line_gbs() * p.nics_per_node;
-  return nic < inside ? std::pair{nic, std::string("the node's NICs' line rate")} : std::pair{inside, inside_what};
+  // The NICs the fabric shows per host, where it shows them: a profile of 8 NICs on hosts
+  // cabled with 4 would draw a limit no job can reach.
+  const int nics = fabric_nics > 0 ? fabric_nics : p.nics_per_node;
+  const double nic = p.nic_line_gbs() * nics;
+  return nic < inside ? std::pair{nic, std::string("the node's ") + std::to_string(nics) + " NICs' line rate"}
+                      : std::pair{inside, inside_what};
 }
 
 // The job sizes the policies are asked about: one group's hosts (the most common group size,
@@ -133,6 +137,35 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   }
   perf.profile = profile.name;
   perf.routing = to_string(options.routing);
+  // Compute HCAs per host as the fabric shows them (side and storage rails aside), against
+  // the NICs the profile predicts with.
+  {
+    std::map<int, int> by_count;
+    std::vector<int> counts;
+    for (const std::string& name : grouped) {
+      int n = 0;
+      for (int i : c.hosts[c.host_index(name)].hcas) {
+        const Hca& hca = c.hcas[i];
+        if (hca.switches.empty()) continue;
+        if (hca.position >= 0 && c.rails[hca.position].side) continue;
+        ++n;
+      }
+      ++by_count[n];
+      counts.push_back(n);
+    }
+    int usual = 0, most = 0;
+    for (auto [n, hosts] : by_count)
+      if (hosts > most) usual = n, most = hosts;
+    perf.fabric_nics = usual;
+    if (usual > 0 && usual != profile.nics_per_node) {
+      perf.mismatched_hosts = most;
+      perf.profile_mismatch = "profile " + profile.name + " has " + std::to_string(profile.nics_per_node) +
+                              " NICs per node; the fabric shows " + std::to_string(usual) + " compute HCAs on " +
+                              std::to_string(most) + " of its " + std::to_string(grouped.size()) +
+                              " compute hosts: the limits drawn use the fabric's " + std::to_string(usual) +
+                              "; give a profile of this hardware (--profile, or --nodes-dir) for predictions to trust";
+    }
+  }
   if (left_out)
     perf.warnings.push_back(std::to_string(left_out) + (left_out == 1 ? " host" : " hosts") +
                             " named by a finding left out of every prediction");
@@ -170,7 +203,7 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
       Curve k;
       k.name = name;
       k.nodes = static_cast<int>(hosts.size());
-      std::tie(k.limit_gbs, k.limit_what) = limit(profile, k.nodes);
+      std::tie(k.limit_gbs, k.limit_what) = limit(profile, k.nodes, perf.fabric_nics);
       for (const auto& s : p.sizes) k.bytes.push_back(s.bytes), k.busbw_gbs.push_back(s.busbw_gbs);
       perf.curves.push_back(std::move(k));
       for (const auto& w : p.warnings) perf.warnings.push_back(name + ": " + w);

@@ -224,6 +224,12 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   // Last: the what-if case keeps the cluster.
   out.performance =
       plan_performance(std::move(cluster), r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings);
+  if (out.performance && !out.performance->profile.empty()) {
+    out.applicable.insert("performance.profile");
+    if (!out.performance->profile_mismatch.empty())
+      out.findings.push_back(make_finding("performance", kPerformanceFindingKinds[0], out.performance->profile,
+                                          out.performance->profile_mismatch, out.performance->mismatched_hosts));
+  }
   if (baseline) out.baseline = diff_baseline(*baseline, out, r.baseline);
   decide_checks(out);
   return out;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -28,6 +29,57 @@ std::string fixed(double v, int decimals) { return std::isfinite(v) ? fixed(json
 
 // + 0.0 turns a rounded -0 into 0: "-0.0 %" says a loss where there is none.
 double round3(double x) { return std::round(x * 1000) / 1000 + 0.0; }
+
+// The same busy state before and after, sample by sample: how the change spreads, so that an
+// effect (every sample moves one way) reads apart from noise (as many better as worse), and
+// the sample that changed most, with what limits it on each side and how many of its ring's
+// flows the edit moved to other cables (simulate/whatif/route_changes.h). A change within ±0.1 % counts as none.
+json paired_changes(const std::vector<json>& records, size_t s) {
+  std::vector<double> changes;
+  int better = 0, worse = 0, same = 0;
+  const json* widest = nullptr;
+  double widest_change = 0;
+  for (const json& rec : records) {
+    const json& j = rec["jobs"][s];
+    const json &b = j["before"], &a = j["after"];
+    if (!b["started"].get<bool>() || !a["started"].get<bool>() || !b["busbw_gbs"].is_number() ||
+        !a["busbw_gbs"].is_number() || b["busbw_gbs"].get<double>() <= 0)
+      continue;
+    const double d = a["busbw_gbs"].get<double>() / b["busbw_gbs"].get<double>() - 1;
+    changes.push_back(d);
+    if (d > 0.001) ++better;
+    else if (d < -0.001) ++worse;
+    else ++same;
+    if (!widest || std::abs(d) > std::abs(widest_change)) widest = &rec, widest_change = d;
+  }
+  json out = {{"samples", changes.size()}, {"better", better}, {"worse", worse}, {"same", same}};
+  if (changes.empty()) return out;
+  std::sort(changes.begin(), changes.end());
+  auto at = [&](double q) { return round3(changes[static_cast<size_t>(q * static_cast<double>(changes.size() - 1) + 0.5)]); };
+  out["p10"] = at(0.1);
+  out["p50"] = at(0.5);
+  out["p90"] = at(0.9);
+  const json& j = (*widest)["jobs"][s];
+  json w = {{"unit", (*widest)["unit"]},
+            {"before_gbs", j["before"]["busbw_gbs"]},
+            {"after_gbs", j["after"]["busbw_gbs"]},
+            {"change", round3(widest_change)},
+            {"bottleneck_before", j["before"].value("bottleneck", "")},
+            {"bottleneck_after", j["after"].value("bottleneck", "")},
+            {"same_hosts", j["before"]["hostlist"] == j["after"]["hostlist"]}};
+  if (j.contains("flows")) {
+    w["flows"] = j["flows"];
+    w["flows_moved"] = j["flows_moved"];
+  }
+  out["widest"] = w;
+  return out;
+}
+
+std::string percent(double x) {
+  std::string t = fixed(x * 100, 1);
+  if (t == "-0.0") t = "0.0";
+  return (t[0] == '-' ? "" : "+") + t + " %";
+}
 
 // Per job size, before and after: placements started, mean busbw, how many span leaves/groups.
 json edits_summary(const json& header, const std::vector<json>& records) {
@@ -60,6 +112,7 @@ json edits_summary(const json& header, const std::vector<json>& records) {
     }
     row["busbw_change"] = std::isfinite(mean[0]) && std::isfinite(mean[1]) && mean[0] > 0
                               ? json(round3(mean[1] / mean[0] - 1)) : json(nullptr);
+    row["paired"] = paired_changes(records, s);
     sizes.push_back(row);
   }
   return {{"sizes", sizes}};
@@ -71,6 +124,13 @@ void print_header(std::ostream& out, const json& h) {
     out << ", allreduce " << h["size"].get<std::string>() << " on profile " << h["profile"].get<std::string>();
   out << "\nSlurm places with the " << h["topology"].get<std::string>() << "\n";
   for (const auto& e : h["edits"]) out << "edit: " << e.get<std::string>() << "\n";
+  if (h.contains("routing")) {
+    const std::string before = h["routing"]["before"].get<std::string>();
+    const std::string after = h["routing"].value("after", before);
+    if (before == after) out << "routing: " << before << (h["routing"].contains("after") ? ", before and after" : "") << "\n";
+    else out << "routing before: " << before << "\nrouting after:  " << after
+             << "\nnote: the edit changed the routing engine; the figures after it are that engine's\n";
+  }
   for (const auto& n : h["notes"]) out << "note: " << n.get<std::string>() << "\n";
 }
 
@@ -125,6 +185,32 @@ void print_edits(std::ostream& out, const json& h, const json& summary) {
                   pair(b["started"], a["started"]).c_str(), busbw.c_str(), change.c_str(),
                   pair(b["span_leaves"], a["span_leaves"]).c_str(), pair(b["span_groups"], a["span_groups"]).c_str());
     out << line;
+  }
+  out << "paired (each sample's busy state before and after; within 0.1 % is the same):\n";
+  std::snprintf(line, sizeof line, "%9s  %7s %7s %7s  %s\n", "job nodes", "better", "worse", "same", "change p10 / median / p90");
+  out << line;
+  for (const json& row : summary["sizes"]) {
+    const json& p = row["paired"];
+    if (p["samples"].get<int>() == 0) continue;
+    std::snprintf(line, sizeof line, "%9d  %7d %7d %7d  %s / %s / %s\n", row["job_nodes"].get<int>(), p["better"].get<int>(),
+                  p["worse"].get<int>(), p["same"].get<int>(), percent(p["p10"].get<double>()).c_str(),
+                  percent(p["p50"].get<double>()).c_str(), percent(p["p90"].get<double>()).c_str());
+    out << line;
+  }
+  for (const json& row : summary["sizes"]) {
+    const json& p = row["paired"];
+    if (!p.contains("widest") || std::abs(p["widest"]["change"].get<double>()) < 0.001) continue;
+    const json& w = p["widest"];
+    out << "widest change, " << row["job_nodes"].get<int>() << " nodes: sample " << w["unit"].get<int>() << ", "
+        << fixed(w["before_gbs"], 2) << " -> " << fixed(w["after_gbs"], 2) << " GB/s ("
+        << percent(w["change"].get<double>()) << ")";
+    if (!w["same_hosts"].get<bool>()) out << "; Slurm placed the job on other nodes after the edit";
+    else if (w.contains("flows"))
+      out << "; same nodes, " << w["flows_moved"].get<int>() << " of " << w["flows"].get<int>()
+          << " flows between them (ring and tree partners) routed over other cables after the edit";
+    out << "\n  bottleneck before: " << (w["bottleneck_before"].get<std::string>().empty() ? "-" : w["bottleneck_before"].get<std::string>())
+        << "\n  bottleneck after:  " << (w["bottleneck_after"].get<std::string>().empty() ? "-" : w["bottleneck_after"].get<std::string>())
+        << "\n";
   }
 }
 

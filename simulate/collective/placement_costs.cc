@@ -26,6 +26,13 @@ PlacementCosts::PlacementCosts(const FabricModel& fabric, HardwareProfile profil
 }
 
 std::vector<double> PlacementCosts::busbw(const std::vector<std::vector<std::string>>& placements, unsigned threads) {
+  std::vector<double> out;
+  for (const Cost& c : costs(placements, threads)) out.push_back(c.busbw);
+  return out;
+}
+
+std::vector<PlacementCosts::Cost> PlacementCosts::costs(const std::vector<std::vector<std::string>>& placements,
+                                                        unsigned threads) {
   std::vector<std::string> keys;
   std::vector<int> todo;  // first placement of each key not yet cached
   std::unordered_map<std::string, int> first;
@@ -34,16 +41,18 @@ std::vector<double> PlacementCosts::busbw(const std::vector<std::vector<std::str
     if (!cache_.count(keys.back()) && first.emplace(keys.back(), static_cast<int>(i)).second)
       todo.push_back(static_cast<int>(i));
   }
-  std::vector<double> found(todo.size(), 0);
+  std::vector<Cost> found(todo.size());
   std::atomic<size_t> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;
   auto work = [&] {
     for (size_t k; (k = next.fetch_add(1)) < todo.size();) {
       try {
-        found[k] = predict(fabric_, placements[todo[k]], profile_, options_).sizes.front().busbw_gbs;
+        const SizePrediction p = predict(fabric_, placements[todo[k]], profile_, options_).sizes.front();
+        found[k].busbw = p.busbw_gbs;
+        if (!p.bottlenecks.empty()) found[k].bottleneck = p.bottlenecks.front().resource;
       } catch (const InputError&) {
-        found[k] = std::numeric_limits<double>::quiet_NaN();
+        found[k].busbw = std::numeric_limits<double>::quiet_NaN();
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -57,7 +66,7 @@ std::vector<double> PlacementCosts::busbw(const std::vector<std::vector<std::str
   for (auto& t : pool) t.join();
   if (error) std::rethrow_exception(error);
   for (size_t k = 0; k < todo.size(); ++k) cache_[keys[todo[k]]] = found[k];
-  std::vector<double> out;
+  std::vector<Cost> out;
   for (const auto& k : keys) out.push_back(cache_.at(k));
   return out;
 }

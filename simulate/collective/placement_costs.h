@@ -24,6 +24,13 @@ class PlacementCosts {
   double busbw(const std::vector<std::string>& placement) {
     return busbw(std::vector<std::vector<std::string>>{placement}, 1).front();
   }
+  // The same with what limits each: the worst bottleneck's name ("leaf01[33]->spine02[1]"),
+  // "" when none holds it or the placement cannot be carried.
+  struct Cost {
+    double busbw = 0;
+    std::string bottleneck;
+  };
+  std::vector<Cost> costs(const std::vector<std::vector<std::string>>& placements, unsigned threads = 2);
 
   size_t predicted() const { return cache_.size(); }  // distinct placements costed so far
   double bytes() const { return options_.sizes.front(); }
@@ -33,7 +40,7 @@ class PlacementCosts {
   const FabricModel& fabric_;
   HardwareProfile profile_;
   SimulateOptions options_;
-  std::unordered_map<std::string, double> cache_;
+  std::unordered_map<std::string, Cost> cache_;
 };
 
 }  // namespace slurmtopo

@@ -137,6 +137,9 @@ class FtreeBuilder {
   }
 
   std::vector<bool> compute_nodes() const { return is_cn_; }
+  // Why OpenSM would route some trees with minhop instead, one line per such tree; empty when
+  // ftree takes them all.
+  const std::vector<std::string>& refusals() const { return refusals_; }
 
  private:
   void make_groups() {
@@ -169,7 +172,7 @@ class FtreeBuilder {
   // groups as the level's first switch, and (above the leaves) as many down groups, and every
   // group as many cables as that switch's first group of its direction. OpenSM reports
   // "Fabric topology hasn't been identified as FatTree" otherwise and routes with minhop.
-  std::set<int> irregular_components() const {
+  std::set<int> irregular_components() {
     struct Reference { size_t up, down, up_ports, down_ports; };
     std::map<std::pair<int, int>, Reference> reference;  // (component, level) → first switch's
     std::set<int> irregular;
@@ -188,7 +191,21 @@ class FtreeBuilder {
       for (int g : sw.up) ok = ok && groups_[g].ports.size() == ref.up_ports;
       if (!leaf)
         for (const DownEdge& d : sw.down) ok = ok && groups_[d.group].ports.size() == ref.down_ports;
-      if (!ok) irregular.insert(info.component);
+      if (!ok && irregular.insert(info.component).second) {
+        const std::string& first_name = c_.switches[reference_switch_[{info.component, info.level}]].name;
+        const std::string level = "level-" + std::to_string(info.level) + " ";
+        std::string why;
+        if (sw.up.size() != ref.up || down != ref.down)
+          why = level + "switches differ: " + first_name + " has " + std::to_string(ref.up) + " up and " +
+                std::to_string(ref.down) + " down port groups, " + info.name + " " + std::to_string(sw.up.size()) +
+                " and " + std::to_string(down);
+        else if (first_name == info.name)
+          why = level + "switch " + info.name + " has port groups of different cable counts";
+        else
+          why = level + "switches " + first_name + " and " + info.name + " differ in cables per port group";
+        refusals_.push_back(why + ": not a fat tree to OpenSM");
+      }
+      if (first) reference_switch_[{info.component, info.level}] = s;
     }
     return irregular;
   }
@@ -366,6 +383,8 @@ class FtreeBuilder {
   std::vector<int> class_of_;         // switches with the same lower neighbours share a class
   std::vector<uint8_t> class_hops_;   // per class, for the destination being routed; 0 = none
   std::vector<int> touched_classes_;
+  std::vector<std::string> refusals_;
+  std::map<std::pair<int, int>, int> reference_switch_;  // (component, level) → its first switch
   std::vector<bool> is_cn_;
   uint32_t lid_ = 0;
 };
@@ -376,11 +395,20 @@ class FtreeRouting final : public Routing {
     FtreeBuilder builder(*index);
     ForwardingTables tables = builder.build();
     is_cn_ = builder.compute_nodes();
+    refusals_ = builder.refusals();
     minhop_ = make_minhop_routing(index);
     tables_ = make_table_routing(std::move(index), std::move(tables), RoutingKind::Ftree);
   }
 
   RoutingKind kind() const override { return RoutingKind::Ftree; }
+  std::string engine() const override {
+    if (refusals_.empty()) return "ftree";
+    std::string why;
+    for (const auto& r : refusals_) why += (why.empty() ? "" : "; ") + r;
+    const bool any_ftree = std::find(is_cn_.begin(), is_cn_.end(), true) != is_cn_.end();
+    return std::string(any_ftree ? "ftree, minhop on the trees OpenSM refuses" : "minhop, as OpenSM falls back to") +
+           " (" + why + ")";
+  }
 
   std::vector<PathShare> route(int src, int dst) const override {
     return is_cn_[dst] ? tables_->route(src, dst) : minhop_->route(src, dst);
@@ -397,6 +425,7 @@ class FtreeRouting final : public Routing {
 
  private:
   std::vector<bool> is_cn_;
+  std::vector<std::string> refusals_;
   std::unique_ptr<Routing> tables_, minhop_;
 };
 

@@ -95,6 +95,9 @@ class Routing {
   // the table reads of several flows (each a cache miss on a large fabric) overlap.
   virtual void route_many(const std::pair<int, int>* pairs, size_t n, RouteSet& out) const;
   virtual RoutingKind kind() const = 0;
+  // The engine that actually routes, as an admin would name it: kind()'s name, or what the
+  // engine fell back to and why (OpenSM's ftree routes a tree it refuses with minhop).
+  virtual std::string engine() const { return to_string(kind()); }
 };
 
 // Lft walks the forwarding tables the fabrics carry (Fabric::routes, from `discover fabric

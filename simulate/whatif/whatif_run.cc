@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "base/input_error.h"
+#include "simulate/whatif/route_changes.h"
 #include "simulate/whatif/seeded_random.h"
 #include "simulate/whatif/whatif_policies.h"
 #include "simulate/whatif/workload_replay.h"
@@ -22,10 +23,14 @@ uint64_t unit_seed(uint64_t seed, int unit) { return seed * 1000003u + static_ca
 struct Batch {
   std::vector<std::vector<std::string>> placements;
   std::vector<json*> targets;
+  bool bottlenecks = false;  // edits: say what limits each placement, before and after
   void cost(PlacementCosts* costs, unsigned threads) {
     if (!costs) return;
-    const std::vector<double> busbw = costs->busbw(placements, threads);
-    for (size_t i = 0; i < busbw.size(); ++i) (*targets[i])["busbw_gbs"] = number(busbw[i]);
+    const std::vector<PlacementCosts::Cost> found = costs->costs(placements, threads);
+    for (size_t i = 0; i < found.size(); ++i) {
+      (*targets[i])["busbw_gbs"] = number(found[i].busbw);
+      if (bottlenecks) (*targets[i])["bottleneck"] = found[i].bottleneck;
+    }
   }
 };
 
@@ -129,6 +134,10 @@ json whatif_run_header(const WhatifRequest& r, const WhatifInputs& in, const std
     h["max_busy_share"] = r.max_busy_share;
   }
   h["edits"] = describe(r.edits);
+  // The engine that routes each side: an edit can make OpenSM's ftree refuse the fabric and
+  // fall back to minhop, which changes every figure after it.
+  h["routing"] = {{"before", in.before->fabric->routing().engine()}};
+  if (in.after) h["routing"]["after"] = in.after->fabric->routing().engine();
   if (r.workload)
     h["workload"] = {{"source", r.workload->source},
                      {"jobs", r.workload->jobs.size()},
@@ -211,8 +220,22 @@ std::vector<json> run_whatif_units(const WhatifRequest& r, const WhatifInputs& i
       }
   }
   if (progress) progress(0.5, 1);
+  before_batch.bottlenecks = after_batch.bottlenecks = mode == WhatifMode::Edits;
   before_batch.cost(in.before_costs, in.threads);
   after_batch.cost(in.after_costs, in.threads);
+  // The same hosts before and after: how many of the flows between them the edit moved to other
+  // cables (static routing recomputed), which is what changes a busbw that no removed cable
+  // carried.
+  if (mode == WhatifMode::Edits)
+    for (json& rec : out)
+      for (auto& j : rec["jobs"]) {
+        if (!j["before"]["started"].get<bool>() || !j["after"]["started"].get<bool>()) continue;
+        const std::string hosts = j["before"]["hostlist"].get<std::string>();
+        if (hosts != j["after"]["hostlist"].get<std::string>()) continue;
+        const RouteChanges moved = job_route_changes(before, *in.after, expand_hostlist(hosts));
+        j["flows"] = moved.flows;
+        j["flows_moved"] = moved.moved;
+      }
   if (progress) progress(1, 1);
   return out;
 }

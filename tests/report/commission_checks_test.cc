@@ -75,6 +75,7 @@ TEST_CASE("report checks: every finding kind is decided by the check it declares
   std::vector<FindingKind> kinds(std::begin(kAnomalyKinds), std::end(kAnomalyKinds));
   kinds.insert(kinds.end(), std::begin(kNodeAnomalyKinds), std::end(kNodeAnomalyKinds));
   kinds.insert(kinds.end(), std::begin(kInputFindingKinds), std::end(kInputFindingKinds));
+  kinds.insert(kinds.end(), std::begin(kPerformanceFindingKinds), std::end(kPerformanceFindingKinds));
   std::set<std::string> names;
   for (const FindingKind& k : kinds) {
     CAPTURE(k.name);

@@ -24,7 +24,7 @@ inline CommissionRequest superpod_request() {
 inline CommissionRequest fattree_request() {
   CommissionRequest r;
   r.inputs.fabric_files = {sample("fattree-2level.topo")};
-  r.profile = "a100-hdr";
+  r.profile = std::string(SLURMTOPO_SOURCE_DIR) + "/tests/data/a100-hdr-1nic.yaml";  // one HCA per host, as cabled
   return r;
 }
 

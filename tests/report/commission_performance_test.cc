@@ -1,6 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "commission_fixture.h"
+#include "tests/skip.h"
 
 using namespace slurmtopo;
 using namespace slurmtopo::testing;
@@ -70,4 +73,31 @@ TEST_CASE("report performance: no profile and no nodes, no section") {
   CommissionRequest req = fattree_request();
   req.profile.clear();
   CHECK_FALSE(plan_commission(req).performance);
+}
+
+TEST_CASE("report performance: a profile of 8 NICs on topograph's 4-HCA DGX is named, and the limits use the fabric's 4") {
+  const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/topograph/example.out";
+  if (!std::filesystem::exists(dump)) return slurmtopo::testing::skip(dump + " is absent");
+  CommissionRequest req;
+  req.inputs.fabric_files = {dump};
+  req.profile = "h100-ndr";
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(r.performance);
+  CHECK(r.performance->fabric_nics == 4);
+  REQUIRE(find_check(r, "performance.profile"));
+  CHECK(find_check(r, "performance.profile")->verdict == Verdict::Warn);
+  CHECK(has_finding(r, "profile-not-this-fabric", "h100-ndr"));
+  for (const auto& curve : r.performance->curves) {
+    CAPTURE(curve.name);
+    if (curve.nodes < 2) continue;
+    CHECK(curve.limit_what == "the node's 4 NICs' line rate");
+    CHECK(curve.limit_gbs == doctest::Approx(200.0));  // 4 × 400 Gb/s
+    for (double b : curve.busbw_gbs) CHECK(b <= curve.limit_gbs);
+  }
+}
+
+TEST_CASE("report performance: a profile that matches the fabric's HCAs passes performance.profile") {
+  const CommissionReport& r = fattree_report();
+  REQUIRE(find_check(r, "performance.profile"));
+  CHECK(find_check(r, "performance.profile")->verdict == Verdict::Pass);
 }

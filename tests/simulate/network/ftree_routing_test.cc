@@ -125,4 +125,12 @@ TEST_CASE("ftree: a tree OpenSM would not accept is routed min-hop, as OpenSM fa
   // A full pod count is a tree again: not the min-hop tables.
   const Cluster full = cluster_of(generate_fattree({.levels = 3, .radix = 8, .hosts = 32}));
   CHECK_FALSE(compute_ftree_tables(full) == compute_minhop_tables(full));
+  // The engine says which it is, and why OpenSM refused the first: a what-if that drains a
+  // switch must not present min-hop's figures as ftree's.
+  CHECK(make_routing(full, RoutingKind::Ftree)->engine() == "ftree");
+  const std::string fell = ftree->engine();
+  CHECK(fell.rfind("minhop, as OpenSM falls back to", 0) == 0);
+  CHECK(fell.find("level-2 switches differ") != std::string::npos);
+  CHECK(fell.find("down port groups") != std::string::npos);
+  CHECK(minhop->engine() == "minhop");
 }
