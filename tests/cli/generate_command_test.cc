@@ -116,7 +116,8 @@ TEST_CASE("slurmtopo generate --hca-generation: older HCAs are mixed generations
   REQUIRE(i.code == 0);
   CHECK(i.output.find("anomalies: 1  degraded-link 1\n") != std::string::npos);
   CHECK(i.output.find("degraded-link  leaf003[") != std::string::npos);
-  CHECK(i.output.find("gpu010: 1xNDR; both ends support 4xNDR") != std::string::npos);
+  CHECK(i.output.find("leaf003[2] - gpu010 mlx5_0: 1xNDR; both ends support 4xNDR (ConnectX-7 0x1021, Quantum-2 0xd2f2)\n") !=
+        std::string::npos);
   CHECK(i.output.find("  4 cables 4xHDR: ConnectX-6 0x101b supports HDR at most: mixed generations, not a fault\n") !=
         std::string::npos);
   CHECK(run("generate fattree --radix 8 --hca-generation 'gpu001'").code == 2);

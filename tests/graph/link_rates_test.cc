@@ -57,7 +57,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 }  // namespace
 
-TEST_CASE("link rates: older HCAs at their own best are mixed generations; an injected degraded cable fails") {
+TEST_CASE("link rates: older HCAs at their own best are mixed generations, an injected degraded cable fails") {
   Fabric f = ndr_tree();
   apply_hca_generations(f, {parse_hca_generation("gpu[001-004]:HDR")});
   apply_faults(f, parse_faults({}, {"gpu010," + leaf_of(f, "gpu010") + ",1x"}));
@@ -119,7 +119,7 @@ TEST_CASE("link rates: every cable of one kind of host slower than both ends is 
   }
 }
 
-TEST_CASE("link rates: an unknown device id is not assumed fastest; a lone cable below its peers fails") {
+TEST_CASE("link rates: an unknown device id is not assumed fastest, a lone cable below its peers fails") {
   Fabric f = ndr_tree();
   // Four hosts with an HCA no table knows, at HDR on NDR switches: the old rule called them
   // degraded against the fabric's usual NDR; nothing says the HCA can do more.
