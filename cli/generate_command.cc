@@ -12,7 +12,7 @@ struct Common {
   std::string output;
   std::string speed = "NDR";
   std::string format = "ibnetdiscover";
-  std::vector<std::string> remove_cables, degrade_cables, cross_rails;
+  std::vector<std::string> remove_cables, degrade_cables, cross_rails, hca_generations;
   int planes = 1;
   LinkSpeed parsed_speed() const {
     LinkSpeed s = parse_link_speed(speed);  // --speed's check made it one of synthetic_speeds()
@@ -21,7 +21,11 @@ struct Common {
   }
 };
 
+// Older HCA generations first, so a fault can still degrade one of their cables.
 Fabric with_faults(Fabric fabric, const Common& c) {
+  std::vector<HcaGeneration> generations;
+  for (const auto& spec : c.hca_generations) generations.push_back(parse_hca_generation(spec));
+  apply_hca_generations(fabric, generations);
   apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
   return fabric;
 }
@@ -54,6 +58,9 @@ void add_common(CLI::App& cmd, Common& c) {
   cmd.add_option("--remove-cable", c.remove_cables, "'A,B': leave out one cable between A and B (repeatable)");
   cmd.add_option("--degrade-cable", c.degrade_cables,
                  "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
+  cmd.add_option("--hca-generation", c.hca_generations,
+                 "'HOSTLIST:SPEED': those hosts' HCAs are the ConnectX of that speed (QDR..XDR), their device id in "
+                 "the dump and their cables trained at it: mixed generations, no fault (repeatable)");
   cmd.add_option("--cross-rails", c.cross_rails,
                  "'HOST[,J,K]': the host's mlx5_J and mlx5_K cables swap leaves (0 and 1 by default; repeatable)");
   add_output_option(cmd, c.output, "file to write (with --planes: the NAME of NAME-planeK.topo)");

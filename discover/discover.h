@@ -2,7 +2,9 @@
 //   Fabric: fabric.h (the value), fabric_file.h (--fabric FILE of any saved form, recognised by
 //     content: ibnetdiscover_text.h, iblinkinfo_text.h, ibnd_cache.h, snapshot.h), live_fabric.h (a live sweep
 //     through libibnetdisc, sweep_watch.h keeping it honest about time), lft.h (forwarding
-//     tables), name_map.h (GUID → host), site_config.h (site.yaml), synthetic_fabric.h and the
+//     tables), name_map.h (GUID → host), site_config.h (site.yaml), device_ids.h (what a device id
+//     is and the fastest it trains; switch_models.h names switches from it), synthetic_fabric.h,
+//     hca_generations.h (older HCAs in a generated fabric) and the
 //     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics, generate_plan.h
 //     (the files `generate` writes).
 //   Nodes: node_inventory.h (the value), hwloc_node.h (live or an XML export), node_json.h,
@@ -12,9 +14,11 @@
 
 #include "discover/collect_plan.h"
 #include "discover/collect_run.h"
+#include "discover/device_ids.h"
 #include "discover/fabric.h"
 #include "discover/fabric_file.h"
 #include "discover/generate_plan.h"
+#include "discover/hca_generations.h"
 #include "discover/hwloc_node.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/ibsim_net_writer.h"

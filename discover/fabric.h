@@ -39,6 +39,13 @@ struct LinkEnd {
   int port = 0;
   uint64_t port_guid = 0;  // CA ports only; 0 otherwise
   uint16_t lid = 0;        // LID of this end's port (CA) or of the switch
+  // The fastest this port can train, where the input says: PortInfo's LinkSpeedSupported,
+  // LinkSpeedExtSupported (and the Mellanox FDR10 bit), LinkWidthSupported (live sweep, ibnd
+  // cache, snapshot), or iblinkinfo's "Could be" hint (the common best of both ends, put on
+  // each). Unknown / 0 when it does not (ibnetdiscover text): then the device id decides
+  // (discover/device_ids.h, graph/link_ceilings.h).
+  LinkSpeed speed_supported = LinkSpeed::Unknown;
+  int width_supported = 0;  // lanes of the widest width supported
 };
 
 // One cable. Each appears once, with `a` the end whose (guid, port) sorts first.

@@ -48,6 +48,36 @@ LinkSpeed speed_of(std::string_view middle) {
   return LinkSpeed::Unknown;
 }
 
+// iblinkinfo's hint after a link slower than both ends support, in the parentheses after the
+// remote description: "(Could be 4X Could be 10.0 Gbps)", "( Could be FDR10)". It is the best
+// width and speed both ends' PortInfo share (infiniband-diags get_msg), so it is the cable's
+// ceiling; an empty "( )" says nothing (older iblinkinfo checks fewer speeds).
+struct CouldBe {
+  int width = 0;
+  LinkSpeed speed = LinkSpeed::Unknown;
+};
+
+CouldBe could_be(std::string_view tail) {
+  CouldBe out;
+  constexpr std::string_view kHint = "Could be ";
+  for (size_t at = tail.find(kHint); at != std::string_view::npos; at = tail.find(kHint, at + 1)) {
+    std::string_view rest = tail.substr(at + kHint.size());
+    const size_t end = rest.find_first_of(")");
+    rest = rest.substr(0, end);
+    const size_t x = rest.find_first_of("Xx");
+    if (x > 0 && x <= 2 && std::isdigit(static_cast<unsigned char>(rest[0])) &&
+        (x + 1 == rest.size() || rest[x + 1] == ' '))
+      out.width = std::atoi(std::string(rest.substr(0, x)).c_str());
+    else if (rest.starts_with("FDR10"))
+      out.speed = LinkSpeed::FDR10;
+    else if (const size_t next = rest.find(kHint.substr(0, 5)); next != std::string_view::npos)
+      out.speed = speed_of(rest.substr(0, next));
+    else
+      out.speed = speed_of(rest);
+  }
+  return out;
+}
+
 struct End {
   uint64_t guid = 0;  // 0 when the line does not say (default form: only the LID)
   bool has_guid = false;
@@ -61,6 +91,7 @@ struct PortLine {
   bool cabled = false;
   int width = 0;
   LinkSpeed speed = LinkSpeed::Unknown;
+  CouldBe best;  // iblinkinfo's "Could be" hint: what both ends support
   int line = 0;
 };
 
@@ -200,6 +231,9 @@ class Parser {
         p.width = w;
       }
       p.speed = speed_of(m);
+      const std::string_view after = t.substr(close + 4);
+      const size_t quote = after.rfind('"');
+      if (quote != std::string_view::npos) p.best = could_be(after.substr(quote + 1));
     }
     if (in_header_) {  // default form: the header says who the local node is
       if (kind_ == NodeKind::Switch) {
@@ -263,6 +297,7 @@ class Parser {
       l.b = {r.guid, r.port, 0, static_cast<uint16_t>(std::max(0L, r.lid))};
       l.width = p.width;
       l.speed = p.speed;
+      for (LinkEnd* e : {&l.a, &l.b}) e->speed_supported = p.best.speed, e->width_supported = p.best.width;
       links.push_back(l);
     }
     // Kinds: the header's, else (-l) by shape: a switch prints every port, a CA one or two.

@@ -63,6 +63,33 @@ LinkSpeed port_speed(const ibnd_port_t& port) {
   return LinkSpeed::Unknown;
 }
 
+// The fastest speed this port supports, from the same fields port_speed reads for the active
+// one: LinkSpeedExtSupported (its highest bit) where the port has extended speeds, else FDR10
+// from the Mellanox ExtendedPortInfo, else LinkSpeedSupported (SDR, DDR, QDR bits). Unknown
+// when the port reports none (a CA port libibnetdisc did not ask).
+LinkSpeed port_speed_supported(const ibnd_port_t& port) {
+  const ibnd_node_t& node = *port.node;
+  const ibnd_port_t* caps = node.type == IB_NODE_SWITCH ? node.ports[0] : &port;
+  if (!caps) return LinkSpeed::Unknown;
+  auto info = const_cast<uint8_t*>(port.info);
+  const uint32_t cap_mask = mad_get_field(const_cast<uint8_t*>(caps->info), 0, IB_PORT_CAPMASK_F);
+  const uint32_t ext = cap_mask & kCapHasExtSpeeds ? mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F) : 0;
+  // LinkSpeedExtSupported bits: 1 FDR, 2 EDR, 4 HDR, 8 NDR, 16 XDR.
+  constexpr LinkSpeed kExt[] = {LinkSpeed::FDR, LinkSpeed::EDR, LinkSpeed::HDR, LinkSpeed::NDR, LinkSpeed::XDR};
+  for (int bit = 4; bit >= 0; --bit)
+    if (ext & (1u << bit)) return kExt[bit];
+  const uint32_t mlnx = mad_get_field(const_cast<uint8_t*>(port.ext_info), 0, IB_MLNX_EXT_PORT_LINK_SPEED_SUPPORTED_F);
+  if (mlnx & kMlnxFdr10) return LinkSpeed::FDR10;
+  const uint32_t speed = mad_get_field(info, 0, IB_PORT_LINK_SPEED_SUPPORTED_F);  // 1 SDR, 2 DDR, 4 QDR
+  return speed & 4 ? LinkSpeed::QDR : speed & 2 ? LinkSpeed::DDR : speed & 1 ? LinkSpeed::SDR : LinkSpeed::Unknown;
+}
+
+// LinkWidthSupported's widest: bits 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x.
+int port_width_supported(const ibnd_port_t& port) {
+  const uint32_t bits = mad_get_field(const_cast<uint8_t*>(port.info), 0, IB_PORT_LINK_WIDTH_SUPPORTED_F);
+  return bits & 8 ? 12 : bits & 4 ? 8 : bits & 2 ? 4 : bits & 16 ? 2 : bits & 1 ? 1 : 0;
+}
+
 NodeKind node_kind(int type) {
   switch (type) {
     case IB_NODE_SWITCH: return NodeKind::Switch;
@@ -88,6 +115,8 @@ LinkEnd link_end(const ibnd_port_t& port) {
   bool is_switch = port.node->type == IB_NODE_SWITCH;
   end.port_guid = is_switch ? 0 : port.guid;
   end.lid = is_switch ? port.node->smalid : port.base_lid;
+  end.speed_supported = port_speed_supported(port);
+  end.width_supported = port_width_supported(port);
   return end;
 }
 

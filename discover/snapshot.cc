@@ -21,11 +21,14 @@ using nlohmann::json;
 using nlohmann::ordered_json;
 
 constexpr const char* kFormat = "slurmtopo-snapshot";
-// Version 2 added each fabric's "routes" (forwarding tables). A snapshot without tables is
-// still written as version 1. Both carry "slurmtopo_version" (the writer) since 0.1.0; a
-// snapshot without it still reads.
+// Version 2 added each fabric's "routes" (forwarding tables). Version 3 added each cable end's
+// "speed_supported" and "width_supported" (what its PortInfo says it can train), written only
+// where known and optional in it. A snapshot is written at the lowest version that holds it:
+// without tables or supported rates, version 1. All carry "slurmtopo_version" (the writer)
+// since 0.1.0; a snapshot without it still reads.
 constexpr int kVersion = 1;
 constexpr int kVersionRoutes = 2;
+constexpr int kVersionSupported = 3;
 
 // An LFT as two lower-case hex digits per LID from LID 0 ("ff" = no port): compact, exact, and
 // one JSON string per switch instead of thousands of array lines.
@@ -47,7 +50,16 @@ ordered_json end_json(const LinkEnd& end) {
   j["port"] = end.port;
   j["port_guid"] = guid_string(end.port_guid);
   j["lid"] = end.lid;
+  if (end.speed_supported != LinkSpeed::Unknown) j["speed_supported"] = to_string(end.speed_supported);
+  if (end.width_supported) j["width_supported"] = end.width_supported;
   return j;
+}
+
+bool has_supported(const Fabric& f) {
+  return std::any_of(f.links.begin(), f.links.end(), [](const Link& l) {
+    return l.a.speed_supported != LinkSpeed::Unknown || l.a.width_supported || l.b.speed_supported != LinkSpeed::Unknown ||
+           l.b.width_supported;
+  });
 }
 
 ordered_json fabric_json(const Fabric& fabric) {
@@ -102,13 +114,32 @@ NodeKind read_kind(const JsonFields& r) {
   throw JsonSchemaError{r.at("kind"), "\"kind\" to be \"Switch\", \"Ca\" or \"Rt\", not \"" + kind + "\""};
 }
 
-LinkEnd read_end(const json& j, const json::json_pointer& at) {
-  JsonFields r(j, at, {"guid", "port", "port_guid", "lid"}, kVersion);
+bool valid_width(int64_t w) { return w == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 12; }
+
+LinkSpeed read_speed(const JsonFields& r, const char* key) {
+  const std::string speed = r.string(key);
+  const LinkSpeed s = parse_link_speed(speed);
+  if (s == LinkSpeed::Unknown && speed != to_string(LinkSpeed::Unknown))
+    throw JsonSchemaError{r.at(key), std::string("\"") + key + "\" to be SDR..XDR or \"unknown\", not \"" + speed + "\""};
+  return s;
+}
+
+LinkEnd read_end(const json& j, const json::json_pointer& at, int version) {
+  JsonFields r = version >= kVersionSupported
+                     ? JsonFields(j, at, {"guid", "port", "port_guid", "lid", "speed_supported", "width_supported"}, version)
+                     : JsonFields(j, at, {"guid", "port", "port_guid", "lid"}, kVersion);
   LinkEnd end;
   end.guid = r.guid("guid");
   end.port = static_cast<int>(r.integer("port", 1, 255));  // port 0 is a switch's own, never cabled
   end.port_guid = r.guid("port_guid");
   end.lid = static_cast<uint16_t>(r.integer("lid", 0, kLastUnicastLid));
+  if (j.contains("speed_supported")) end.speed_supported = read_speed(r, "speed_supported");
+  if (j.contains("width_supported")) {
+    end.width_supported = static_cast<int>(r.integer("width_supported", 0, 12));
+    if (!valid_width(end.width_supported))
+      throw JsonSchemaError{r.at("width_supported"), "\"width_supported\" to be 1, 2, 4, 8 or 12 lanes (0: unknown), not " +
+                                                         std::to_string(end.width_supported)};
+  }
   return end;
 }
 
@@ -182,8 +213,8 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
   for (size_t i = 0; i < links.size(); ++i) {
     JsonFields l(links[i], r.at("links") / i, {"a", "b", "width", "speed"}, kVersion);
     Link link;
-    link.a = read_end(l.get("a"), l.at("a"));
-    link.b = read_end(l.get("b"), l.at("b"));
+    link.a = read_end(l.get("a"), l.at("a"), version);
+    link.b = read_end(l.get("b"), l.at("b"), version);
     for (const auto* end : {&link.a, &link.b})
       if (!fabric.find(end->guid))
         throw JsonSchemaError{l.at(end == &link.a ? "a" : "b"),
@@ -214,9 +245,9 @@ Snapshot read_snapshot(const json& root) {
   if (r.string("format") != kFormat)
     throw JsonSchemaError{r.at("format"), std::string("\"format\": \"") + kFormat + "\""};
   const json& version = r.get("version");
-  if (!version.is_number_integer() || version.get<int64_t>() < kVersion || version.get<int64_t>() > kVersionRoutes)
-    throw JsonSchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + " or " +
-                                           std::to_string(kVersionRoutes) + ", not " + version.dump()};
+  if (!version.is_number_integer() || version.get<int64_t>() < kVersion || version.get<int64_t>() > kVersionSupported)
+    throw JsonSchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + " to " +
+                                           std::to_string(kVersionSupported) + ", not " + version.dump()};
   const int v = static_cast<int>(version.get<int64_t>());
   Snapshot snapshot;
   const json& fabrics = r.array("fabrics");
@@ -231,7 +262,8 @@ std::string snapshot_to_json(const Snapshot& snapshot) {
   root["format"] = kFormat;
   const bool routes = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
                                   [](const Fabric& f) { return !f.routes.empty(); });
-  root["version"] = routes ? kVersionRoutes : kVersion;
+  const bool supported = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(), has_supported);
+  root["version"] = supported ? kVersionSupported : routes ? kVersionRoutes : kVersion;
   root[kSlurmtopoVersionKey] = slurmtopo_version();
   ordered_json& fabrics = root["fabrics"] = ordered_json::array();
   for (const auto& f : snapshot.fabrics) fabrics.push_back(fabric_json(f));

@@ -3,30 +3,15 @@
 #include <cctype>
 #include <cstdio>
 
+#include "discover/device_ids.h"
+
 namespace slurmtopo {
 namespace {
 
-constexpr uint32_t kVendorMellanox = 0x02c9;
-
-struct KnownAsic {
-  uint32_t device_id;
-  const char* name;
-};
-
-// Mellanox/NVIDIA switch ASICs: the device id is the decimal MT part number in hex
-// (MT54000 = 0xd2f0 is Quantum), which is how the dumps' descriptions confirm them
-// ("MT43132 Mellanox Technologies" is 0xa87c).
-constexpr KnownAsic kMellanoxAsics[] = {
-    {0xa87c, "InfiniScale"},    {0xb924, "InfiniScale III"}, {0xbd36, "InfiniScale IV"},
-    {0xc738, "SwitchX"},        {0xcb20, "Switch-IB"},       {0xcf08, "Switch-IB 2"},
-    {0xd2f0, "Quantum"},        {0xd2f2, "Quantum-2"},       {0xd2f4, "Quantum-3"},
-};
-
+// The ASIC's name from the one device-id table (discover/device_ids.h), for switch ids only.
 const char* asic_name(uint32_t vendor_id, uint32_t device_id) {
-  if (vendor_id != kVendorMellanox) return nullptr;
-  for (const auto& a : kMellanoxAsics)
-    if (a.device_id == device_id) return a.name;
-  return nullptr;
+  const DeviceModel* m = find_device_model(vendor_id, device_id);
+  return m && m->kind == NodeKind::Switch ? m->name : nullptr;
 }
 
 }  // namespace

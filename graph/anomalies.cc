@@ -7,6 +7,7 @@
 
 #include "base/text.h"
 #include "graph/cluster.h"
+#include "graph/link_rates.h"
 #include "slurm/ranges.h"
 
 namespace slurmtopo {
@@ -286,19 +287,10 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
                                short_of.text});
   }
 
-  // Per fabric: the usual width and speed, unless the site says what they should be.
+  // Cables: loopbacks and leaf-to-leaf here; rates against what both ends can do in link_rates.
+  std::vector<CableToJudge> to_judge;
   for (int f = 0; f < static_cast<int>(c.fabrics.size()); ++f) {
     const Fabric& fabric = c.fabrics[f];
-    std::vector<int> widths;
-    std::vector<int> speeds;
-    for (const auto& l : fabric.links) {
-      if (l.width) widths.push_back(l.width);
-      if (l.speed != LinkSpeed::Unknown) speeds.push_back(static_cast<int>(l.speed));
-    }
-    const int usual_width = site.expected_width ? site.expected_width : (widths.empty() ? 0 : most_common(widths));
-    const int usual_speed = site.expected_speed != LinkSpeed::Unknown
-                                ? static_cast<int>(site.expected_speed)
-                                : (speeds.empty() ? 0 : most_common(speeds));
     const Vertex base = [&] {
       for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v)
         if (c.graph[v].fabric == f) return v;
@@ -323,12 +315,11 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
         c.anomalies.push_back({K::LeafToLeaf, cable, "cable between two leaves, bypassing the switches above them"});
       bool internal = (na->kind == NodeKind::Ca && hca_of[va] < 0) || (nb->kind == NodeKind::Ca && hca_of[vb] < 0);
       if (internal) continue;  // SHARP aggregation node ports run at their own width
-      if ((l.width && l.width < usual_width) || (l.speed != LinkSpeed::Unknown && static_cast<int>(l.speed) < usual_speed))
-        c.anomalies.push_back({K::DegradedLink, cable,
-                               std::to_string(l.width) + "x" + to_string(l.speed) + ", fabric runs " +
-                                   std::to_string(usual_width) + "x" + to_string(static_cast<LinkSpeed>(usual_speed))});
+      to_judge.push_back({f, &l, na, nb, sa >= 0 ? c.switches[sa].level : 0, sb >= 0 ? c.switches[sb].level : 0,
+                          std::move(cable)});
     }
   }
+  record_link_rates(c, site, to_judge);
 
   record_unresolved(c);
 }

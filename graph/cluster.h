@@ -105,7 +105,7 @@ struct Group {
 
 struct Anomaly {
   enum class Kind {
-    PartialSweep, NoFabric, MissingUplinks, DegradedLink, Loopback, LeafToLeaf, UnresolvedHca,
+    PartialSweep, NoFabric, MissingUplinks, DegradedLink, SlowLinkGroup, Loopback, LeafToLeaf, UnresolvedHca,
     MissingRail, MiscabledRail, SecondaryLeaf, CrossedRails, MissingLeaf, PartialHost,
     Count  // not a kind: the number of kinds
   };
@@ -123,7 +123,13 @@ inline constexpr FindingKind kAnomalyKinds[] = {
     {"missing-uplinks", "fabric.uplinks", Severity::Fail,
      "a leaf has fewer cables to some upper switch than its peers have, while it matches them on others", "leaves"},
     {"degraded-link", "fabric.cabling", Severity::Fail,
-     "a cable runs below the best rate both its ends support, and below its peers (or it has none)", "cables"},
+     "a cable runs below the best rate both its ends support (or the site's expected link, capped by it); "
+     "where the ends' device ids are unknown, below the usual rate of the cables between the same devices",
+     "cables"},
+    {"slow-link-group", "fabric.cabling", Severity::Warn,
+     "at least 4 cables of one kind (the same device pair at the same switch levels) all run at one rate "
+     "below what both ends support: one finding for the group",
+     "cables"},
     {"loopback", "fabric.cabling", Severity::Fail, "a cable from a switch back to itself", "cables"},
     {"leaf-to-leaf", "fabric.cabling", Severity::Fail,
      "a cable between two leaves of a fabric that has switches above its leaves", "cables"},
@@ -145,6 +151,23 @@ inline constexpr FindingKind kAnomalyKinds[] = {
 static_assert(std::size(kAnomalyKinds) == static_cast<size_t>(Anomaly::Kind::Count));
 const FindingKind& finding_kind(Anomaly::Kind kind);
 const char* to_string(Anomaly::Kind kind);  // finding_kind(kind).name
+
+// How many cables of a fabric run at one rate, and why that rate (graph/link_rates.h): the
+// inventory inspect prints, e.g. 23 cables 4xDDR: "ConnectX MT26418 supports DDR at most".
+struct LinkRateCount {
+  int fabric = 0;
+  int width = 0;
+  LinkSpeed speed = LinkSpeed::Unknown;
+  std::string why;
+  int cables = 0;
+};
+
+// A device id the table (discover/device_ids.h) does not know, on the ends of judged cables:
+// what those ends support is unknown, so their cables are judged against their peers.
+struct UnknownDevice {
+  uint32_t vendor_id = 0, device_id = 0;  // both 0: the input carries no ids
+  int nodes = 0;
+};
 
 // How much of a --node-name-map the fabric uses: a map for another cluster matches nothing.
 struct NameMapUse {
@@ -170,6 +193,8 @@ struct Cluster {
   std::vector<std::vector<int>> planes;
   std::vector<int> component_fabric; // fabric of each component
   std::vector<Anomaly> anomalies;
+  std::vector<LinkRateCount> link_rates;        // by fabric, then fastest rate first
+  std::vector<UnknownDevice> unknown_devices;   // by ids
   int aggregation_nodes = 0;         // SHARP ANs seen (and ignored as hosts)
   std::string group_name_regex;      // from the site config: names multi-switch units
   int max_level = 0;

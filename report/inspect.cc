@@ -9,6 +9,8 @@
 #include "base/text.h"
 #include "base/json_fields.h"
 #include "base/version.h"
+#include "discover/device_ids.h"
+#include "graph/link_ceilings.h"
 #include "report/anomaly_summary.h"
 #include "slurm/hostlist.h"
 
@@ -70,6 +72,14 @@ std::map<uint64_t, std::vector<std::string>> chassis(const Cluster& c) {
     if (uint64_t image = c.fabrics[s.fabric].find(s.guid)->sysimgguid) by_image[image].push_back(s.name);
   std::erase_if(by_image, [](const auto& kv) { return kv.second.size() < 2; });
   return by_image;  // names already in the switches' natural order
+}
+
+// "vendor 0x0008f1 device 0x5a5a (9 nodes), no device id (208 nodes)"
+std::string unknown_devices_text(const Cluster& c) {
+  std::string out;
+  for (const auto& u : c.unknown_devices)
+    out += (out.empty() ? "" : ", ") + device_label(u.vendor_id, u.device_id) + " (" + counted(u.nodes, "node", "nodes") + ")";
+  return out;
 }
 
 int unresolved_count(const Cluster& c) {
@@ -146,6 +156,16 @@ std::string inspect_text(const Cluster& c) {
         << " (inspect --suggest-map FILE writes them as a node-name-map to review and pass back):\n";
     for (const HostGuess& h : hosts) out << "  " << h.host << ": " << h.places << "\n";
   }
+  if (!c.link_rates.empty()) {
+    // What each rate is set by: a slower end's best (mixed generations) is no fault.
+    out << "link rates (cables by rate, and what sets it):\n";
+    for (const auto& r : c.link_rates)
+      out << "  " << (c.fabrics.size() > 1 ? c.fabrics[r.fabric].name + ": " : "") << counted(r.cables, "cable", "cables")
+          << " " << rate_text(r.width, r.speed) << ": " << r.why << "\n";
+    if (!c.unknown_devices.empty())
+      out << "  info: device ids with no known best rate (their cables judged against their peers): "
+          << unknown_devices_text(c) << "\n";
+  }
   write_anomaly_summary(out, "anomalies", c.anomalies);
   return out.str();
 }
@@ -213,6 +233,14 @@ std::string inspect_json(const Cluster& c) {
   for (const HcaGuess& g : c.guesses.guesses)
     j["likely_hosts"].push_back({{"guid", "0x" + guid_hex(c.hcas[g.hca].guid)}, {"host", g.host}, {"hca", g.name},
                                  {"switch", g.leaf}, {"port", g.port}, {"why", g.why}});
+  j["link_rates"] = json::array();
+  for (const auto& r : c.link_rates)
+    j["link_rates"].push_back({{"fabric", c.fabrics[r.fabric].name}, {"rate", rate_text(r.width, r.speed)},
+                               {"width", r.width}, {"speed", to_string(r.speed)}, {"cables", r.cables}, {"why", r.why}});
+  j["unknown_devices"] = json::array();
+  for (const auto& u : c.unknown_devices)
+    j["unknown_devices"].push_back({{"vendor_id", u.vendor_id}, {"device_id", u.device_id},
+                                    {"label", device_label(u.vendor_id, u.device_id)}, {"nodes", u.nodes}});
   j["anomalies"] = json::array();
   for (const auto& a : c.anomalies)
     j["anomalies"].push_back({{"kind", to_string(a.kind)},

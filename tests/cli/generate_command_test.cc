@@ -101,3 +101,26 @@ TEST_CASE("slurmtopo generate railopt --planes: one dump and, up to HDR, one ibs
         std::string::npos);
   CHECK(run(spec + " --cross-rails dgx002,1 -o " + s.path("bad.topo")).code == 2);
 }
+
+TEST_CASE("slurmtopo generate --hca-generation: older HCAs are mixed generations, a degraded cable still fails") {
+  Scratch s;
+  const auto r = run("generate fattree --levels 2 --radix 8 --hosts 16 --hca-generation 'gpu[001-004]:HDR' "
+                     "--degrade-cable gpu010,leaf003,1x -o " + s.path("mixed.topo"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  const std::string topo = s.read("mixed.topo");
+  // The older model's device id is in the dump, so a reader knows what those HCAs can do.
+  CHECK(topo.find("devid=0x101b\nsysimgguid=0xb83fd20300c00000\ncaguid=0xb83fd20300c00000\nCa\t1 \"H-b83fd20300c00000\"\t\t# \"gpu001 mlx5_0\"") !=
+        std::string::npos);
+  CHECK(topo.find("\"gpu001 mlx5_0\" lid") != std::string::npos);
+  const auto i = run("inspect --fabric " + s.path("mixed.topo"));
+  REQUIRE(i.code == 0);
+  CHECK(i.output.find("anomalies: 1  degraded-link 1\n") != std::string::npos);
+  CHECK(i.output.find("degraded-link  leaf003[") != std::string::npos);
+  CHECK(i.output.find("leaf003[2] - gpu010 mlx5_0: 1xNDR; both ends support 4xNDR (ConnectX-7 0x1021, Quantum-2 0xd2f2)\n") !=
+        std::string::npos);
+  CHECK(i.output.find("  4 cables 4xHDR: ConnectX-6 0x101b supports HDR at most: mixed generations, not a fault\n") !=
+        std::string::npos);
+  CHECK(run("generate fattree --radix 8 --hca-generation 'gpu001'").code == 2);
+  CHECK(run("generate fattree --radix 8 --hca-generation 'gpu001:QQR'").code == 2);
+  CHECK(run("generate fattree --radix 8 --hosts 4 --hca-generation 'gpu099:EDR'").code == 2);
+}

@@ -142,3 +142,22 @@ TEST_CASE("iblinkinfo: --cas-only knows the switches by their cable ends alone")
   CHECK(leaf->kind == NodeKind::Switch);
   CHECK(leaf->lid == 3);
 }
+
+TEST_CASE("iblinkinfo: the Could-be hint is what both ends support, put on each end") {
+  const std::string head = "Switch: 0x0000000000000a01 MF0;leaf01:MQM9700/U1:\n";
+  auto ends = [&](const std::string& link, const std::string& hint) {
+    const Fabric f = parse_iblinkinfo_text(
+        head + "  1 1[  ] ==( " + link + " Active/  LinkUp)==>  2 1[  ] \"gpu001 mlx5_0\" (" + hint + ")\n", "links.txt");
+    REQUIRE(f.links.size() == 1);
+    const Link& l = f.links.front();
+    CHECK(l.a.speed_supported == l.b.speed_supported);
+    CHECK(l.a.width_supported == l.b.width_supported);
+    return std::make_pair(l.a.width_supported, l.a.speed_supported);
+  };
+  CHECK(ends("1X 14.0625 Gbps", "Could be 4X Could be 14.0625 Gbps") == std::make_pair(4, LinkSpeed::FDR));
+  CHECK(ends("4X 2.5 Gbps", "Could be 12X Could be 10.0 Gbps") == std::make_pair(12, LinkSpeed::QDR));
+  CHECK(ends("4X 10.0 Gbps", " Could be FDR10") == std::make_pair(0, LinkSpeed::FDR10));
+  CHECK(ends("4X 25.78125 Gbps", "Could be 53.125 Gbps") == std::make_pair(0, LinkSpeed::HDR));
+  // No hint says nothing: an older iblinkinfo checks fewer speeds, so it is not "at its best".
+  CHECK(ends("4X 106.25 Gbps", " ") == std::make_pair(0, LinkSpeed::Unknown));
+}

@@ -127,3 +127,40 @@ TEST_CASE("unanswered_ports: a long list is cut at the limit, with a count of th
   CHECK(missing[4].find("port 5:") != std::string::npos);
   CHECK(missing[5] == "25 more ports without an answer");
 }
+
+TEST_CASE("fabric_from_ibnd: each end's PortInfo says the best it supports") {
+  HandFabric h;
+  ibnd_node_t& leaf = h.node(IB_NODE_SWITCH, 0xa0, 2, "MF0;leaf01:MQM8700/U1", 1);
+  ibnd_node_t& hca = h.node(IB_NODE_CA, 0xc0, 1, "gpu001 mlx5_0", 0);
+  ibnd_node_t& old = h.node(IB_NODE_CA, 0xd0, 1, "gpu002 mlx4_0", 0);
+  ibnd_port_t& sw = h.port(leaf, 1, kLinkUp, 2, 2, 1);
+  ibnd_port_t& ca = h.port(hca, 1, kLinkUp, 2, 2, 7);
+  // The switch port does FDR, EDR and HDR (LinkSpeedExtSupported 7) at 1x, 2x and 4x (0x13); the
+  // HCA up to EDR (3) at 4x only (2), trained EDR.
+  mad_set_field(sw.info, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, 7);
+  mad_set_field(sw.info, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F, 0x13);
+  mad_set_field(ca.info, 0, IB_PORT_LINK_SPEED_EXT_SUPPORTED_F, 3);
+  mad_set_field(ca.info, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F, 2);
+  HandFabric::cable(sw, ca);
+  // A DDR-era HCA port: no extended speeds, LinkSpeedSupported SDR and DDR (3), 1x and 4x (3).
+  ibnd_port_t& sw2 = h.port(leaf, 2, kLinkUp, 2, 0, 1);
+  ibnd_port_t& qdr = h.port(old, 1, kLinkUp, 2, 0, 8);
+  mad_set_field(qdr.info, 0, IB_PORT_CAPMASK_F, 0);
+  mad_set_field(qdr.info, 0, IB_PORT_LINK_SPEED_SUPPORTED_F, 3);
+  mad_set_field(qdr.info, 0, IB_PORT_LINK_WIDTH_SUPPORTED_F, 3);
+  HandFabric::cable(sw2, qdr);
+
+  const Fabric f = fabric_from_ibnd(h.fabric);
+  const Link* host = link_at(f, 0xc0, 1);
+  REQUIRE(host);
+  CHECK(host->a.guid == 0xa0);
+  CHECK(host->a.speed_supported == LinkSpeed::HDR);
+  CHECK(host->a.width_supported == 4);
+  CHECK(host->b.speed_supported == LinkSpeed::EDR);
+  CHECK(host->b.width_supported == 4);
+  const Link* older = link_at(f, 0xd0, 1);
+  REQUIRE(older);
+  CHECK(older->b.speed_supported == LinkSpeed::DDR);
+  CHECK(older->b.width_supported == 4);
+  CHECK(older->a.speed_supported == LinkSpeed::Unknown);  // the switch port says nothing here
+}

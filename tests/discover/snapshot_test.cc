@@ -145,9 +145,9 @@ TEST_CASE("snapshot bad: JSON syntax errors carry their line") {
 }
 
 TEST_CASE("snapshot bad: another format or version") {
-  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 3"));
+  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 4"));
   CHECK(version.line() == 3);
-  CHECK(std::string(version.what()).find("version 1 or 2, not 3") != std::string::npos);
+  CHECK(std::string(version.what()).find("version 1 to 3, not 4") != std::string::npos);
   CHECK(error_of(tiny_with("slurmtopo-snapshot", "other-tool")).line() == 2);
   CHECK(error_of("[1, 2]").line() == 1);
 }
@@ -265,4 +265,33 @@ TEST_CASE("snapshot routes bad: a table in a version 1 file, odd hex, a switch n
   CHECK(std::string(error_of(with("ff00ffffff03", "FF00ffffff03")).what()).find("hex digits") != std::string::npos);
   InputError ca = error_of(with("\"switch\": \"0x0000000000000020\"", "\"switch\": \"0x0000000000000010\""));
   CHECK(std::string(ca.what()).find("a switch listed in \"nodes\"") != std::string::npos);
+}
+
+TEST_CASE("snapshot supported rates: PortInfo's best per end round-trips in version 3, only where known") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  Link& l = s.fabrics[0].links.front();
+  l.a.speed_supported = LinkSpeed::HDR;  // a ConnectX-6's PortInfo on an NDR switch port
+  l.a.width_supported = 4;
+  l.b.speed_supported = LinkSpeed::NDR;
+  const std::string text = snapshot_to_json(s);
+  CHECK(text.find("\"version\": 3") != std::string::npos);
+  CHECK(text.find("\"speed_supported\": \"HDR\",\n      \"width_supported\": 4\n") != std::string::npos);
+  CHECK(text.find("\"width_supported\": 0") == std::string::npos);  // unknown is not written
+  const Snapshot back = snapshot_from_json(text, "snap.json");
+  const Link& got = back.fabrics[0].links.front();
+  CHECK(got.a.speed_supported == LinkSpeed::HDR);
+  CHECK(got.a.width_supported == 4);
+  CHECK(got.b.speed_supported == LinkSpeed::NDR);
+  CHECK(got.b.width_supported == 0);
+  CHECK(back.fabrics[0].links.back().a.speed_supported == LinkSpeed::Unknown);
+  CHECK(snapshot_to_json(back) == text);
+  // Older versions hold no such key; a version 3 file without them reads as unknown.
+  std::string v1 = text;
+  v1.replace(v1.find("\"version\": 3"), 12, "\"version\": 1");
+  CHECK(std::string(error_of(v1).what()).find("not \"speed_supported\"") != std::string::npos);
+  std::string bad = text;
+  bad.replace(bad.find("\"width_supported\": 4"), 20, "\"width_supported\": 3");
+  CHECK(std::string(error_of(bad).what()).find("\"width_supported\" to be 1, 2, 4, 8 or 12") != std::string::npos);
 }

@@ -12,7 +12,9 @@
 #include "discover/fabric_file.h"
 #include "emit/topology_check.h"
 #include "emit/topology_plan.h"
+#include "discover/device_ids.h"
 #include "graph/cluster_inputs.h"
+#include "graph/link_ceilings.h"
 #include "graph/slurm_tree.h"
 #include "slurm/topology_conf.h"
 #include "tests/skip.h"
@@ -160,7 +162,21 @@ TEST_CASE("public dump psmn_x5: factory HCA descriptions, names from the map, ir
   // to each of the four spines alike: 6 hosts on 4 uplinks, less oversubscribed than its peers'
   // 24 on 12. Built thinner, not a leaf that lost cables.
   CHECK(anomalies(c, Anomaly::Kind::MissingUplinks) == 0);
-  CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 23);  // DDR HCAs on a QDR fabric
+  // 23 MT26418 ConnectX HCAs (0x6732) run 4xDDR on the QDR switches: DDR is the most they can
+  // do, so mixed generations, not 23 degraded cables (what slurmtopo said before issue 25).
+  CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 0);
+  CHECK(anomalies(c, Anomaly::Kind::SlowLinkGroup) == 0);
+  const LinkRateCount* ddr = nullptr;
+  for (const auto& r : c.link_rates)
+    if (r.why.find("ConnectX MT26418 0x6732 supports DDR at most") != std::string::npos) ddr = &r;
+  REQUIRE(ddr != nullptr);
+  CHECK(ddr->cables == 23);
+  CHECK(rate_text(ddr->width, ddr->speed) == "4xDDR");
+  CHECK(ddr->why.find("mixed generations") != std::string::npos);
+  // The Voltaire 4036 switches (vendor 0x8f1, device 0x5a5a) are in no public table: listed once.
+  REQUIRE(c.unknown_devices.size() == 1);
+  CHECK(device_label(c.unknown_devices[0].vendor_id, c.unknown_devices[0].device_id) == "vendor 0x0008f1 device 0x5a5a");
+  CHECK(c.unknown_devices[0].nodes == 9);
 }
 
 TEST_CASE("public dump psmn_x5: the topology.conf another generator made is not a tree") {
@@ -209,7 +225,12 @@ TEST_CASE("public dump ibtopotool 1.topo: man-page example, all HCAs unnamed, on
   // Two lab switches cabled to each other with nothing above them: that is the fabric's design,
   // not a cable bypassing a tree (leaf-to-leaf needs switches above the leaves).
   CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 0);
-  CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 2);  // the 1xSDR switch link and HCA port
+  // The 1xSDR switch link and HCA port: the Voltaire switches' ids say nothing of what they
+  // support, so each is judged against the cables between the same devices, which run 4x.
+  CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == 2);
+  for (const auto& a : c.anomalies)
+    if (a.kind == Anomaly::Kind::DegradedLink)
+      CHECK(a.detail.find(" 4x (what these devices support is not known)") != std::string::npos);
 }
 
 TEST_CASE("public dump ibtopotool 3.topo: partial sweep, loopbacks, two leaves joined with nothing above") {
@@ -218,9 +239,19 @@ TEST_CASE("public dump ibtopotool 3.topo: partial sweep, loopbacks, two leaves j
   CHECK(anomalies(c, Anomaly::Kind::PartialSweep) == 1);  // the umad timeout line
   CHECK(anomalies(c, Anomaly::Kind::Loopback) == 3);
   CHECK(anomalies(c, Anomaly::Kind::LeafToLeaf) == 0);  // no switch above the two: no tree to bypass
+  // ConnectX-2 at QDR, ConnectX-3 at FDR, the SX6012 (SwitchX, FDR) at FDR to the Switch-IB: each
+  // as fast as its slower end. Only r-ufm96's ConnectX-4 runs SDR where both ends do FDR.
+  std::vector<const Anomaly*> degraded;
+  for (const auto& a : c.anomalies)
+    if (a.kind == Anomaly::Kind::DegradedLink) degraded.push_back(&a);
+  REQUIRE(degraded.size() == 1);
+  CHECK(degraded[0]->subject == "r-ufm96 HCA-1 - switch-de779e[8]");
+  CHECK(degraded[0]->detail == "4xSDR; both ends support 4xFDR (ConnectX-4 0x1013, SwitchX 0xc738)");
+  CHECK(anomalies(c, Anomaly::Kind::SlowLinkGroup) == 0);
+  CHECK(c.unknown_devices.empty());
   CHECK(c.hosts.size() == 5);  // r-ufm101 has two HCAs: one host
   SlurmTree t = build_slurm_tree(c);
-  // Two leaves joined only by a leaf-to-leaf cable: one fabric, so one root for it.
+  // Two leaves joined by one cable: one fabric, so one root for it.
   REQUIRE(t.roots().size() == 1);
   CHECK(t.switches[t.roots().front()].name == "3-root");
 }
@@ -248,5 +279,44 @@ TEST_CASE("public dumps: every emitted topology.conf passes Slurm's checks and i
     CHECK(a.check.ok());
     CHECK(a.check.warnings.empty());
     CHECK(a.text == b.text);
+  }
+}
+
+// Issue 25: a cable is degraded only when it runs below what both its ends can do. Every dump:
+// what it reports, and no degraded-link on a cable the device table says runs at its best.
+TEST_CASE("public dumps: degraded-link and slow-link-group, each against the device table") {
+  struct Expect {
+    const char* fabric;
+    const char* map;
+    int degraded, slow;
+  };
+  const Expect dumps[] = {
+      {"topograph/example.out", "", 0, 0},      {"topograph/example-bad.out", "", 0, 0},
+      {"superbench/ib_traffic_topo_aware_ibnetdiscover.txt", "", 0, 0},
+      {"synthetic_fattree/k-4-n-3-Full.topo", "", 0, 0},
+      {"ibtopotool_tests/1.topo", "", 2, 0},    {"ibtopotool_tests/2.topo", "", 0, 0},
+      {"ibtopotool_tests/3.topo", "", 1, 0},    {"ibtopotool_tests/4.topo", "", 0, 0},
+      {"psmn_x5/X5.topofile", "psmn_x5/X5.map", 0, 0},
+  };
+  for (const Expect& d : dumps) {
+    if (!have(d.fabric)) return;
+    INFO(d.fabric);
+    const Cluster c = load(d.fabric, d.map);
+    CHECK(anomalies(c, Anomaly::Kind::DegradedLink) == d.degraded);
+    CHECK(anomalies(c, Anomaly::Kind::SlowLinkGroup) == d.slow);
+    // Counted from the table alone: cables whose two ends are known parts, below the slower's best.
+    int below_table = 0;
+    for (const Fabric& f : c.fabrics)
+      for (const Link& l : f.links) {
+        const DeviceModel* a = find_device_model(*f.find(l.a.guid));
+        const DeviceModel* b = find_device_model(*f.find(l.b.guid));
+        if (!a || !b || l.a.guid == l.b.guid) continue;
+        below_table += (l.width && l.width < std::min(a->best_width, b->best_width)) ||
+                       (l.speed != LinkSpeed::Unknown && l.speed < std::min(a->best_speed, b->best_speed));
+      }
+    int against_ends = 0;
+    for (const auto& a : c.anomalies)
+      against_ends += a.kind == Anomaly::Kind::DegradedLink && a.detail.find("both ends support") != std::string::npos;
+    CHECK(against_ends == below_table);
   }
 }
