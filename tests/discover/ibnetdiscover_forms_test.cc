@@ -83,11 +83,18 @@ InputError ports_error(const std::string& text) {
     parse_ibnetdiscover_ports_text(text, "ports.txt");
   } catch (const InputError& e) {
     CHECK(e.file() == "ports.txt");
-    CHECK(std::string(e.what()).find("expected") != std::string::npos);
     return e;
   }
   FAIL("no InputError for:\n" << text);
   throw;
+}
+
+// What the error says after its "file:line: " prefix.
+std::string said(const InputError& e) {
+  const std::string prefix = e.file() + (e.line() ? ":" + std::to_string(e.line()) : std::string()) + ": ";
+  const std::string all = e.what();
+  CHECK(all.starts_with(prefix));
+  return all.substr(std::min(prefix.size(), all.size()));
 }
 
 std::string crlf(const std::string& text) {
@@ -167,14 +174,14 @@ TEST_CASE("ibnetdiscover forms: node lists and --diff output are refused with wh
     CAPTURE(name);
     const InputError e = refusal_of(name);
     CHECK(e.line() == 1);
-    CHECK(std::string(e.what()) ==
+    CHECK(said(e) ==
           "this is a node list (ibnetdiscover -l/-H/-S/-R, ibhosts or ibswitches): it names nodes but no cables; run "
           "plain ibnetdiscover (or iblinkinfo) and give its output");
   }
   const InputError diff = refusal_of("diff.ibnetdiscover");
   CHECK(diff.line() == 7);  // the first "< " line, after the unchanged header of its node
-  CHECK(std::string(diff.what()).starts_with("this is ibnetdiscover --diff output"));
-  CHECK(std::string(diff.what()).find("run plain ibnetdiscover") != std::string::npos);
+  CHECK(said(diff).starts_with("this is ibnetdiscover --diff output"));
+  CHECK(said(diff).find("run plain ibnetdiscover") != std::string::npos);
 }
 
 TEST_CASE("ibnetdiscover forms: a --diff line deep in a dump is named by the dump reader too") {
@@ -183,7 +190,7 @@ TEST_CASE("ibnetdiscover forms: a --diff line deep in a dump is named by the dum
     parse_ibnetdiscover_text(text, "d.topo");
     FAIL("no InputError");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()).starts_with("this is ibnetdiscover --diff output"));
+    CHECK(said(e).starts_with("this is ibnetdiscover --diff output"));
   }
 }
 
@@ -191,7 +198,7 @@ TEST_CASE("ibnetdiscover -p: errors say which column, on which line") {
   const std::string good =
       "SW     2  1 0x0000000000200000 4x SDR - CA     1  1 0x0000000000100001 ( 'leaf' - 'gpu001 mlx5_0' )\n";
   CHECK(parse_ibnetdiscover_ports_text(good, "ports.txt").links.size() == 1);
-  auto message = [&](const std::string& text) { return std::string(ports_error(text).what()); };
+  auto message = [&](const std::string& text) { return said(ports_error(text)); };
   CHECK(message("SW     2  1 0x0000000000200000 5x SDR - CA     1  1 0x0000000000100001 ( 'a' - 'b' )\n") ==
         "expected a width 1x, 2x, 4x, 8x or 12x, found \"5x\"");
   CHECK(message("SW     2  1 0x0000000000200000 4x ZDR - CA     1  1 0x0000000000100001 ( 'a' - 'b' )\n") ==
@@ -211,7 +218,7 @@ TEST_CASE("ibnetdiscover -p: errors say which column, on which line") {
         "0x0000000000100003[1]");
   CHECK(message(good + "CA     2  5 0x0000000000200000 4x SDR                 'leaf'\n") ==
         "expected 0x0000000000200000 to be a Switch as line 1 says, found \"a Ca\"");
-  CHECK(std::string(ports_error("\n\n").what()).starts_with("no port line"));
+  CHECK(said(ports_error("\n\n")).starts_with("no port line"));
 }
 
 TEST_CASE("ibnetdiscover -p: a far end with no line of its own is kept and the sweep marked partial") {
@@ -236,4 +243,21 @@ TEST_CASE("ibnetdiscover -p: recognised past progress and diagnostics, not from 
       "SW     3 12 0x0000000000200001 4x SDR                                    'MF0;leaf02:MQM8700/U1'\n"));
   CHECK_FALSE(looks_like_ibnetdiscover_ports("Switch\t12 \"S-0000000000200001\"\t\t# \"x\"\n"));
   CHECK_FALSE(looks_like_ibnetdiscover_ports("SW leaf01 1 2\n"));
+}
+
+TEST_CASE("ibnetdiscover forms: -s on a large fabric, whose progress fills more than the first 4 KiB") {
+  std::string progress;
+  for (int i = 0; i < 200; ++i)
+    progress += "DR path slid 0; dlid 0; 0,1," + std::to_string(i % 40 + 1) +
+                " -> known Switch {0000000000200002} portnum 0 lid 4-4 \"MF0;spine01:MQM8700/U1\"\n";
+  REQUIRE(progress.size() > 4096);
+  for (const char* name : {"plain.ibnetdiscover", "ports.ibnetdiscover"}) {
+    CAPTURE(name);
+    const std::string path = "/tmp/slurmtopo-forms-test-progress.txt";
+    std::ofstream(path, std::ios::binary) << progress << read(name);
+    CHECK(detect_fabric_format(path) == (std::string(name) == "plain.ibnetdiscover" ? FabricFormat::IbnetdiscoverText
+                                                                                   : FabricFormat::IbnetdiscoverPorts));
+    check_same(load_fabric_file(path).front(), load(name));
+    std::remove(path.c_str());
+  }
 }
