@@ -11,6 +11,7 @@
 
 #include "base/input_error.h"
 #include "base/version.h"
+#include "discover/fabric_file.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/snapshot.h"
 #include "tests/skip.h"
@@ -265,4 +266,18 @@ TEST_CASE("snapshot routes bad: a table in a version 1 file, odd hex, a switch n
   CHECK(std::string(error_of(with("ff00ffffff03", "FF00ffffff03")).what()).find("hex digits") != std::string::npos);
   InputError ca = error_of(with("\"switch\": \"0x0000000000000020\"", "\"switch\": \"0x0000000000000010\""));
   CHECK(std::string(ca.what()).find("a switch listed in \"nodes\"") != std::string::npos);
+}
+
+TEST_CASE("snapshot: a CA known by its port GUID only (iblinkinfo, ibnetdiscover -p) stays so through a snapshot") {
+  const Fabric ports =
+      load_fabric_file(SLURMTOPO_SOURCE_DIR "/tests/data/ibnetdiscover_forms/ports.ibnetdiscover").front();
+  const std::string json = snapshot_to_json(Snapshot{{ports}});
+  CHECK(json.find("\"guid_from_port\": true") != std::string::npos);
+  const Fabric back = snapshot_from_json(json, "s.json").fabrics.front();
+  REQUIRE(back.nodes.size() == ports.nodes.size());
+  for (size_t i = 0; i < back.nodes.size(); ++i) CHECK(back.nodes[i].guid_from_port == ports.nodes[i].guid_from_port);
+  // Fabrics with node GUIDs write no such key: their snapshots are what they were.
+  const Fabric plain =
+      load_fabric_file(SLURMTOPO_SOURCE_DIR "/tests/data/ibnetdiscover_forms/plain.ibnetdiscover").front();
+  CHECK(snapshot_to_json(Snapshot{{plain}}).find("guid_from_port") == std::string::npos);
 }
