@@ -14,6 +14,8 @@ struct Common {
   std::string format = "ibnetdiscover";
   std::vector<std::string> remove_cables, degrade_cables, cross_rails, hca_generations;
   int planes = 1;
+  bool factory_hcas = false;
+  std::string name_map_output;
   LinkSpeed parsed_speed() const {
     LinkSpeed s = parse_link_speed(speed);  // --speed's check made it one of synthetic_speeds()
     if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "one of the speeds --help lists, not " + speed);
@@ -21,12 +23,16 @@ struct Common {
   }
 };
 
-// Older HCA generations first, so a fault can still degrade one of their cables.
+// Older HCA generations first, so a fault can still degrade one of their cables; then the
+// faults, then the names: the map is written from the hosts' descriptions before
+// --factory-hcas takes them away, so it names what the fabric no longer says.
 Fabric with_faults(Fabric fabric, const Common& c) {
   std::vector<HcaGeneration> generations;
   for (const auto& spec : c.hca_generations) generations.push_back(parse_hca_generation(spec));
   apply_hca_generations(fabric, generations);
   apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
+  if (!c.name_map_output.empty()) write_output(c.name_map_output, synthetic_node_name_map(fabric));
+  if (c.factory_hcas) give_factory_descriptions(fabric);
   return fabric;
 }
 
@@ -63,6 +69,11 @@ void add_common(CLI::App& cmd, Common& c) {
                  "the dump and their cables trained at it: mixed generations, no fault (repeatable)");
   cmd.add_option("--cross-rails", c.cross_rails,
                  "'HOST[,J,K]': the host's mlx5_J and mlx5_K cables swap leaves (0 and 1 by default; repeatable)");
+  cmd.add_flag("--factory-hcas", c.factory_hcas,
+               "host HCAs keep their factory descriptions (\"MT4129 ConnectX7   Mellanox Technologies\"): only a "
+               "node-name map names the hosts");
+  cmd.add_option("--write-node-name-map", c.name_map_output,
+                 "also write the hosts' node-name map (0xNODEGUID \"host\", ibnetdiscover's format) to this file");
   add_output_option(cmd, c.output, "file to write (with --planes: the NAME of NAME-planeK.topo)");
 }
 }  // namespace

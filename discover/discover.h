@@ -1,9 +1,12 @@
 // discover/: facts in, nothing inferred.
 //   Fabric: fabric.h (the value), fabric_file.h (--fabric FILE of any saved form, recognised by
-//     content: ibnetdiscover_text.h, iblinkinfo_text.h, ibnd_cache.h, snapshot.h), live_fabric.h (a live sweep
+//     content: ibnetdiscover_text.h, ibnetdiscover_ports_text.h (-p), iblinkinfo_text.h,
+//     ibnd_cache.h, snapshot.h; terminal_capture.h strips a terminal session's own lines,
+//     refused_forms.h names the forms that cannot be read), live_fabric.h (a live sweep
 //     through libibnetdisc, sweep_watch.h keeping it honest about time), lft.h (forwarding
-//     tables), name_map.h (GUID → host), site_config.h (site.yaml), device_ids.h (what a device id
-//     is and the fastest it trains; switch_models.h names switches from it), synthetic_fabric.h,
+//     tables), name_map.h (GUID → host; port_owner.h for CAs known by port GUIDs only),
+//     site_config.h (site.yaml), device_ids.h (what a device id is and the fastest it trains;
+//     switch_models.h names switches from it), synthetic_fabric.h, synthetic_names.h,
 //     hca_generations.h (older HCAs in a generated fabric) and the
 //     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics, generate_plan.h
 //     (the files `generate` writes).
@@ -36,3 +39,4 @@
 #include "discover/switch_models.h"
 #include "discover/synthetic_fabric.h"
 #include "discover/synthetic_faults.h"
+#include "discover/synthetic_names.h"

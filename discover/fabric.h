@@ -32,6 +32,10 @@ struct FabricNode {
   // True when the node has no block of its own in the dump (seen only as a cable's far end):
   // the sweep did not reach it, so its other cables are unknown.
   bool seen_only_as_peer = false;
+  // True when the input printed no node GUID for this CA, only a port GUID (iblinkinfo,
+  // ibnetdiscover -p): `guid` is then the GUID of its lowest printed port. A node-name map keyed
+  // by node GUIDs is looked up below it too (discover/name_map.h, lookup_port_owner).
+  bool guid_from_port = false;
 };
 
 struct LinkEnd {

@@ -11,12 +11,17 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 
 #include "base/input_error.h"
 #include "discover/ibnd_cache.h"
 #include "discover/iblinkinfo_text.h"
+#include "discover/ibnetdiscover_noise.h"
+#include "discover/ibnetdiscover_ports_text.h"
 #include "discover/ibnetdiscover_text.h"
+#include "discover/refused_forms.h"
 #include "discover/snapshot.h"
+#include "discover/terminal_capture.h"
 
 namespace slurmtopo {
 namespace {
@@ -70,12 +75,36 @@ bool looks_binary(std::string_view head) {
   return head.find('\0') != std::string_view::npos || control * 20 > head.size();
 }
 
-FabricFormat detect(std::string_view head, const std::string& path) {
-  if (head.empty()) throw InputError(path, 0, std::string("empty file: expected ") + kKnownFormats);
-  if (looks_like_ibnd_cache(head)) return FabricFormat::IbndCache;
-  if (looks_like_snapshot(head)) return FabricFormat::Snapshot;
-  if (looks_binary(head))
-    throw InputError(path, 0, std::string("binary data, not ") + kKnownFormats);
+// True when every complete line of the head is blank or -s progress: a large fabric's
+// progress fills the first 4 KiB, and the output proper comes after it.
+bool only_progress(std::string_view head) {
+  size_t start = 0;
+  for (size_t nl; (nl = head.find('\n', start)) != std::string_view::npos; start = nl + 1) {
+    std::string_view line = head.substr(start, nl - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!line.empty() && !is_ibnetdiscover_progress(line)) return false;
+  }
+  return start > 0;
+}
+
+// What the text forms are told apart by: any -s progress, then the first 4 KiB after it.
+std::string_view detection_head(std::string_view text) {
+  size_t start = 0;
+  while (start < text.size()) {
+    const size_t nl = text.find('\n', start);
+    if (nl == std::string_view::npos) break;
+    std::string_view line = text.substr(start, nl - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (!line.empty() && !is_ibnetdiscover_progress(line)) break;
+    start = nl + 1;
+  }
+  return text.substr(0, start + kHeadBytes);
+}
+
+// The text forms, told apart by their first lines; `head` is past any terminal framing.
+FabricFormat detect_text(std::string_view head, const std::string& path) {
+  if (auto refused = refused_fabric_form(head)) throw InputError(path, refused->line, refused->message);
+  if (looks_like_ibnetdiscover_ports(head)) return FabricFormat::IbnetdiscoverPorts;
   if (looks_like_iblinkinfo(head)) return FabricFormat::Iblinkinfo;
   if (looks_like_ibnetdiscover_text(head)) return FabricFormat::IbnetdiscoverText;
   if (head.find_first_not_of(" \t\r\n") == std::string_view::npos)
@@ -92,10 +121,35 @@ std::string fabric_name(const std::string& path) {
   return name.empty() ? "fabric" : name;
 }
 
+FabricFormat detect(const std::string& head, const std::string& path) {
+  if (head.empty()) throw InputError(path, 0, std::string("empty file: expected ") + kKnownFormats);
+  if (looks_like_ibnd_cache(head)) return FabricFormat::IbndCache;
+  if (looks_like_snapshot(head)) return FabricFormat::Snapshot;
+  if (looks_binary(head))
+    throw InputError(path, 0, std::string("binary data, not ") + kKnownFormats);
+  std::optional<std::string> unframed = strip_terminal_capture(head, false);
+  std::string_view text = unframed ? std::string_view(*unframed) : std::string_view(head);
+  if (!only_progress(text)) return detect_text(text, path);
+  // -s on a large fabric: judge by what follows the progress, wherever it starts.
+  const std::string whole = File(path).read(SIZE_MAX);
+  unframed = strip_terminal_capture(whole, false);
+  return detect_text(detection_head(unframed ? std::string_view(*unframed) : std::string_view(whole)), path);
+}
+
 }  // namespace
 
 FabricFormat detect_fabric_format(const std::string& path) {
   return detect(File(path).read(kHeadBytes), path);
+}
+
+Fabric parse_fabric_text(std::string_view text, const std::string& file) {
+  std::optional<std::string> unframed = strip_terminal_capture(text, true);
+  if (unframed) text = *unframed;
+  switch (detect_text(detection_head(text), file)) {
+    case FabricFormat::IbnetdiscoverPorts: return parse_ibnetdiscover_ports_text(text, file);
+    case FabricFormat::Iblinkinfo: return parse_iblinkinfo_text(text, file);
+    default: return parse_ibnetdiscover_text(text, file);
+  }
 }
 
 std::vector<Fabric> load_fabric_file(const std::string& path) {
@@ -106,13 +160,12 @@ std::vector<Fabric> load_fabric_file(const std::string& path) {
       fabrics.push_back(load_ibnd_cache(path));
       break;
     case FabricFormat::IbnetdiscoverText:
-      fabrics.push_back(parse_ibnetdiscover_text(File(path).read(SIZE_MAX), path));
+    case FabricFormat::IbnetdiscoverPorts:
+    case FabricFormat::Iblinkinfo:
+      fabrics.push_back(parse_fabric_text(File(path).read(SIZE_MAX), path));
       break;
     case FabricFormat::Snapshot:
       fabrics = snapshot_from_json(File(path).read(SIZE_MAX), path).fabrics;
-      break;
-    case FabricFormat::Iblinkinfo:
-      fabrics.push_back(parse_iblinkinfo_text(File(path).read(SIZE_MAX), path));
       break;
   }
   for (auto& fabric : fabrics) {

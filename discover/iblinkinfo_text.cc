@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "base/input_error.h"
 
@@ -270,6 +271,7 @@ class Parser {
     }
     std::vector<Link> links;
     std::map<uint64_t, int> remote_max_port;
+    std::set<uint64_t> lid_only;  // GUIDs made up from a LID: no port GUID to look a name up by
     for (const auto& p : lines_) {
       if (!p.cabled) continue;
       End r = p.remote;
@@ -281,6 +283,7 @@ class Parser {
         auto it = by_lid.find(r.lid);
         // Not printed (--switches-only): known by its LID alone.
         r.guid = it != by_lid.end() ? it->second : 0xfffe000000000000ull | static_cast<uint64_t>(r.lid);
+        if (it == by_lid.end()) lid_only.insert(r.guid);
       }
       FabricNode& peer = nodes[r.guid];
       if (!peer.guid) {  // not printed itself: --switches-only (a CA) or --cas-only (a switch)
@@ -307,6 +310,8 @@ class Parser {
       else if (auto u = unprinted_.find(guid); u != unprinted_.end()) n.kind = u->second;
       else if (own_lines[guid] > 2 || n.num_ports > 2 || n.description.starts_with("MF0;")) n.kind = NodeKind::Switch;
       else n.kind = NodeKind::Ca;
+      // iblinkinfo prints a CA's port GUIDs, never its node GUID.
+      n.guid_from_port = n.kind != NodeKind::Switch && !lid_only.count(guid);
     }
     Fabric f;
     for (auto& [guid, n] : nodes) f.nodes.push_back(std::move(n));

@@ -10,8 +10,9 @@
 //   Ca     2  "H-<guid>"  # "<desc>"
 //   [1][ext 1]  "H-<guid>"[1](portguid)  # "<desc>" lid 647 4xNDR s=4 w=2 v=4 e=4   (switch)
 //   [1](portguid)  "S-<guid>"[35]  # lid 3 lmc 0 "<desc>" lid 268 4xFDR               (CA, Rt)
-// plus comments, blank lines, -g chassis grouping lines, and umad/ibwarn diagnostics that
-// ibnetdiscover interleaves on stderr when a port does not answer.
+// plus comments, blank lines, -g chassis grouping lines, -s progress lines, and umad/ibwarn
+// diagnostics that ibnetdiscover interleaves on stderr when a port does not answer
+// (discover/ibnetdiscover_noise.h).
 #include "discover/ibnetdiscover_text.h"
 
 #include <algorithm>
@@ -22,6 +23,8 @@
 #include <tuple>
 
 #include "base/input_error.h"
+#include "discover/ibnetdiscover_noise.h"
+#include "discover/refused_forms.h"
 
 namespace slurmtopo {
 namespace {
@@ -265,16 +268,6 @@ std::string_view first_word(std::string_view line) {
   return line.substr(0, n);
 }
 
-bool is_diagnostic(std::string_view line) {
-  // ibnetdiscover's stderr mixed into the dump: "src/query_smp.c:195; umad (DR path ...) bad
-  // status 110; ...", "ibwarn: [1234] ...", "ibnetdiscover: iberror: ...".
-  if (line.starts_with("ibwarn") || line.starts_with("ibnetdisc") || line.starts_with("iberror"))
-    return true;
-  if (line.find("umad") != std::string_view::npos) return true;
-  size_t c = line.find(".c:");
-  return c != std::string_view::npos && c > 0 && first_word(line).size() > c;
-}
-
 // Lines of `ibnetdiscover -g` (chassis grouping) that carry no node or cable of their own.
 bool is_grouping(std::string_view first_word) {
   return first_word == "Non-Chassis" || first_word == "Chassis" || first_word == "Hostname:" ||
@@ -351,11 +344,14 @@ class DumpParser {
     size_t eq = first.find('=');
     if (eq != std::string_view::npos) return parse_id_line(rest.substr(0, eq), c, eq);
     if (is_grouping(first)) return;
-    if (is_diagnostic(rest)) {
+    if (is_ibnetdiscover_progress(rest)) return;  // -s: the sweep's progress, before the dump
+    if (is_ibnetdiscover_diagnostic(rest)) {
       fabric_.partial.push_back(file_ + ":" + std::to_string(line_no_) +
                                 ": the sweep reported an error: " + std::string(rest));
       return;
     }
+    // A line of a form that is no dump (--diff, a node list) says so, not just "expected".
+    if (auto refused = refused_fabric_form(rest)) fail_at(line_no_, refused->message);
     fail(kAnyLine, rest);
   }
 
@@ -687,7 +683,7 @@ bool looks_like_ibnetdiscover_text(std::string_view head) {
     if (line.starts_with("# Topology file") || line.starts_with("vendid=") ||
         line.starts_with("devid=") || line.starts_with("sysimgguid=") ||
         line.starts_with("switchguid=") || line.starts_with("caguid=") ||
-        line.starts_with("Non-Chassis Nodes") || is_diagnostic(line))
+        line.starts_with("Non-Chassis Nodes") || is_ibnetdiscover_diagnostic(line))
       return true;
     for (std::string_view kind : {"Switch", "Ca", "Rt"})
       if (line.starts_with(kind) && line.size() > kind.size() + 1 && is_blank(line[kind.size()]))

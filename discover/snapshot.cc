@@ -78,6 +78,8 @@ ordered_json fabric_json(const Fabric& fabric) {
     j["vendor_id"] = n.vendor_id;
     j["device_id"] = n.device_id;
     j["seen_only_as_peer"] = n.seen_only_as_peer;
+    // Only when set, so that snapshots of the fabrics that have node GUIDs stay as they were.
+    if (n.guid_from_port) j["guid_from_port"] = true;
     nodes.push_back(std::move(j));
   }
   ordered_json& links = f["links"] = ordered_json::array();
@@ -192,7 +194,7 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     JsonFields n(nodes[i], r.at("nodes") / i,
                   {"kind", "guid", "sysimgguid", "description", "num_ports", "lid", "vendor_id",
-                   "device_id", "seen_only_as_peer"}, kVersion);
+                   "device_id", "seen_only_as_peer", "guid_from_port"}, kVersion);
     FabricNode node;
     node.kind = read_kind(n);
     node.guid = n.guid("guid");
@@ -203,6 +205,7 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
     node.vendor_id = static_cast<uint32_t>(n.integer("vendor_id", 0, 0xffffff));
     node.device_id = static_cast<uint32_t>(n.integer("device_id", 0, 0xffff));
     node.seen_only_as_peer = n.boolean("seen_only_as_peer");
+    node.guid_from_port = nodes[i].contains("guid_from_port") && n.boolean("guid_from_port");
     fabric.nodes.push_back(std::move(node));
   }
   reject_duplicate_nodes(fabric.nodes, r.at("nodes"));

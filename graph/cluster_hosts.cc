@@ -6,9 +6,11 @@
 #include <numeric>
 #include <regex>
 #include <set>
+#include <unordered_set>
 
 #include "base/input_error.h"
 #include "base/regex.h"
+#include "discover/port_owner.h"
 #include "graph/host_names.h"
 #include "graph/rail_positions.h"
 #include "slurm/hostlist.h"
@@ -43,6 +45,50 @@ bool excluded_host(const std::string& host, const std::set<std::string>& names,
   return false;
 }
 
+// Every node GUID and CA port GUID of the fabrics, built on first use: only a map lookup for a
+// CA known by its port GUID needs it.
+class PresentGuids {
+ public:
+  bool contains(const Cluster& c, uint64_t guid) {
+    if (!built_) {
+      for (const auto& f : c.fabrics) {
+        for (const auto& n : f.nodes) guids_.insert(n.guid);
+        for (const auto& l : f.links)
+          for (const LinkEnd* e : {&l.a, &l.b})
+            if (e->port_guid) guids_.insert(e->port_guid);
+      }
+      built_ = true;
+    }
+    return guids_.count(guid) > 0;
+  }
+
+ private:
+  bool built_ = false;
+  std::unordered_set<uint64_t> guids_;
+};
+
+// A CA the input knew by port GUIDs only (iblinkinfo, ibnetdiscover -p): its name from a map
+// keyed by node GUIDs, by the rule of discover/port_owner.h, port by port in port order.
+std::optional<PortOwnerName> name_by_port_owner(const Cluster& c, Vertex v, const FabricNode& n,
+                                                const NameMap& names, PresentGuids& present) {
+  std::vector<std::pair<int, uint64_t>> own;  // (port, port GUID) of this CA's cables
+  for (auto [e, end] = boost::out_edges(v, c.graph); e != end; ++e) {
+    const Link& link = c.fabrics[c.graph[v].fabric].links[c.graph[*e].link];
+    const LinkEnd& mine = link.a.guid == n.guid ? link.a : link.b;
+    own.emplace_back(mine.port, mine.port_guid ? mine.port_guid : n.guid);
+  }
+  std::sort(own.begin(), own.end());
+  auto taken = [&](uint64_t guid) {
+    if (guid == n.guid) return false;
+    for (const auto& [port, port_guid] : own)
+      if (port_guid == guid) return false;
+    return present.contains(c, guid);
+  };
+  for (const auto& [port, port_guid] : own)
+    if (auto owner = lookup_port_owner(names, port_guid, port, taken)) return owner;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<int>& switch_of) {
@@ -55,6 +101,7 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
   std::set<std::string> placeholders = distribution_default_host_names();
   placeholders.insert(options.site.default_host_names.begin(), options.site.default_host_names.end());
   std::set<uint64_t> mapped_guids;
+  PresentGuids present;
 
   for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v) {
     const FabricNode& n = node_of(c, v);
@@ -83,6 +130,12 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
       if (s >= 0) {
         hca.switches.push_back(s);
         hca.ports.push_back(peer.port);
+      }
+    }
+    if (mapped.empty() && n.guid_from_port && !options.names.by_guid.empty()) {
+      if (auto owner = name_by_port_owner(c, v, n, options.names, present)) {
+        mapped_guids.insert(owner->guid);
+        mapped = owner->name;
       }
     }
     HcaIdentity id = identify_hca(n.description, host_regex, mapped, placeholders);

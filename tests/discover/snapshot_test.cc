@@ -11,6 +11,7 @@
 
 #include "base/input_error.h"
 #include "base/version.h"
+#include "discover/fabric_file.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/snapshot.h"
 #include "tests/skip.h"
@@ -294,4 +295,18 @@ TEST_CASE("snapshot supported rates: PortInfo's best per end round-trips in vers
   std::string bad = text;
   bad.replace(bad.find("\"width_supported\": 4"), 20, "\"width_supported\": 3");
   CHECK(std::string(error_of(bad).what()).find("\"width_supported\" to be 1, 2, 4, 8 or 12") != std::string::npos);
+}
+
+TEST_CASE("snapshot: a CA known by its port GUID only (iblinkinfo, ibnetdiscover -p) stays so through a snapshot") {
+  const Fabric ports =
+      load_fabric_file(SLURMTOPO_SOURCE_DIR "/tests/data/ibnetdiscover_forms/ports.ibnetdiscover").front();
+  const std::string json = snapshot_to_json(Snapshot{{ports}});
+  CHECK(json.find("\"guid_from_port\": true") != std::string::npos);
+  const Fabric back = snapshot_from_json(json, "s.json").fabrics.front();
+  REQUIRE(back.nodes.size() == ports.nodes.size());
+  for (size_t i = 0; i < back.nodes.size(); ++i) CHECK(back.nodes[i].guid_from_port == ports.nodes[i].guid_from_port);
+  // Fabrics with node GUIDs write no such key: their snapshots are what they were.
+  const Fabric plain =
+      load_fabric_file(SLURMTOPO_SOURCE_DIR "/tests/data/ibnetdiscover_forms/plain.ibnetdiscover").front();
+  CHECK(snapshot_to_json(Snapshot{{plain}}).find("guid_from_port") == std::string::npos);
 }
