@@ -88,10 +88,12 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
       what += (what.empty() ? "" : "; ") + std::string(to_string(role)) + " " + listed(std::move(names)) + " (" +
               (role == HostRole::Storage   ? "HCAs on side rails only"
                : role == HostRole::Service ? "at most half their unit's rails, named unlike its hosts"
-                                           : "compute HCAs unnamed") +
+                                           : "their compute HCAs are unnamed: pass `inspect --suggest-map`'s map back "
+                                             "with --node-name-map") +
               ")";
-    out.notes.push_back(counted(out.plan.left_out.size(), "host", "hosts") + " not built like compute hosts left out: " +
-                        what + "; name them in --nodes or --slurm-conf to place them");
+    const bool only_unplaced = by_role.size() == 1 && by_role.begin()->first == HostRole::Unplaced;
+    out.notes.push_back(counted(out.plan.left_out.size(), "host", "hosts") + " left out: " + what +
+                        (only_unplaced ? "" : "; name the storage and service hosts in --nodes or --slurm-conf to place them"));
   }
   if (!out.plan.in_fabric_not_slurm.empty())
     out.notes.push_back(counted(out.plan.in_fabric_not_slurm.size(), "fabric host", "fabric hosts") +

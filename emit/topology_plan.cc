@@ -138,12 +138,18 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
   std::optional<std::vector<std::string>> slurm = request.slurm_nodes;
   if (slurm) sort_names(*slurm);
   std::vector<std::string> hosts, compute;
-  for (const auto& h : cluster.hosts)
-    if (h.group >= 0 && h.role != HostRole::Unplaced) {  // no leaf can be given for an unplaced host
-      hosts.push_back(h.name);  // already in natural order
-      if (!h.compute()) plan.left_out.push_back(h.name);
-      else compute.push_back(h.name);
+  for (const auto& h : cluster.hosts) {
+    if (h.group < 0) continue;
+    // An unplaced host's only named HCA is on a storage leaf while its compute HCAs are
+    // unnamed: no leaf can be given for it, whatever Slurm's list says.
+    if (h.role == HostRole::Unplaced) {
+      plan.left_out.push_back(h.name);
+      continue;
     }
+    hosts.push_back(h.name);  // already in natural order
+    if (!h.compute()) plan.left_out.push_back(h.name);
+    else compute.push_back(h.name);
+  }
   // Storage and service hosts are placed only when Slurm's node list names them.
   if (slurm || plan.left_out.empty()) plan.left_out.clear();
   const std::optional<std::vector<std::string>> placed =

@@ -4,8 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "discover/synthetic_fabric.h"
 #include "emit/topology_plan.h"
+#include "graph/hca_guesses.h"
 
 using namespace slurmtopo;
 
@@ -71,4 +74,33 @@ TEST_CASE("link_vertices: each cable's two ends as graph vertices, -1 for a GUID
     }
   }
   CHECK(unknown == 1);
+}
+
+TEST_CASE("a compute host whose compute HCAs merely lack names is not a storage host: unplaced, not a storage leaf") {
+  RailOptimizedSpec spec;
+  spec.scalable_units = 2;
+  spec.hosts_per_su = 8;
+  spec.rails = 4;
+  spec.radix = 32;
+  spec.storage_switch = true;
+  Fabric f = generate_rail_optimized(spec);
+  // dgx003's four compute HCAs keep their factory description; its storage HCA is named.
+  int blanked = 0;
+  for (auto& n : f.nodes)
+    if (n.kind == NodeKind::Ca && n.description.rfind("dgx003 mlx5_", 0) == 0 && n.description != "dgx003 mlx5_4") {
+      n.description = "MT4129 ConnectX7   Mellanox Technologies";
+      ++blanked;
+    }
+  REQUIRE(blanked == 4);
+  const Cluster c = build_cluster({f}, ClusterOptions{});
+  const int h = c.host_index("dgx003");
+  REQUIRE(h >= 0);
+  CHECK(c.hosts[h].role == HostRole::Unplaced);
+  // Its unnamed HCAs have a likely owner: dgx003, on port 3 of every rail leaf of su1.
+  int guessed = 0;
+  for (const HcaGuess& g : c.guesses.guesses) guessed += g.host == "dgx003";
+  CHECK(guessed == 4);
+  const TopologyPlan plan = plan_topology(c, {});
+  CHECK(!contains(plan.text, "dgx003"));  // never on the storage leaf
+  CHECK(std::count(plan.left_out.begin(), plan.left_out.end(), "dgx003") == 1);
 }

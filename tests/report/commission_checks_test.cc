@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -110,4 +112,15 @@ TEST_CASE("report checks: a topology.conf slurmctld would refuse fails the repor
   decide_checks(r);
   CHECK(find_check(r, "slurm.topology")->verdict == Verdict::Fail);
   CHECK(r.verdict == Verdict::Fail);
+}
+
+TEST_CASE("report checks: the report's own finding kinds are on docs/findings.md as declared") {
+  std::ifstream in(std::string(SLURMTOPO_SOURCE_DIR) + "/docs/findings.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(!doc.empty());
+  for (const FindingKind& k : kPerformanceFindingKinds) {
+    CAPTURE(k.name);
+    CHECK(doc.find(std::string("| `") + k.name + "` | `" + k.check + "` | " + to_string(k.severity) + " |") !=
+          std::string::npos);
+  }
 }
