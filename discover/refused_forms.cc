@@ -54,7 +54,11 @@ std::optional<RefusedForm> refused_fabric_form(std::string_view head) {
         trim(head.substr(start, nl == std::string_view::npos ? head.size() - start : nl - start));
     start = nl == std::string_view::npos ? head.size() : nl + 1;
     ++number;
-    if (line.empty() || is_ibnetdiscover_progress(line) || is_ibnetdiscover_diagnostic(line)) continue;
+    // Comments say nothing of the form (a dump's header, a topology.conf's): the first line of
+    // substance does.
+    if (line.empty() || line.starts_with('#') || is_ibnetdiscover_progress(line) ||
+        is_ibnetdiscover_diagnostic(line))
+      continue;
     // --diff prints the unchanged header of a node before its marked lines: look further.
     if (is_diff_line(line))
       return RefusedForm{number,
@@ -66,6 +70,13 @@ std::optional<RefusedForm> refused_fabric_form(std::string_view head) {
       return RefusedForm{number,
                          "this is a node list (ibnetdiscover -l/-H/-S/-R, ibhosts or ibswitches): it names nodes but "
                          "no cables; run plain ibnetdiscover (or iblinkinfo) and give its output"};
+    // Slurm's own topology.conf, or `sharp_cmd topology` (Azure's azslurm input): switches and
+    // the nodes or port GUIDs under them, but no cable or port.
+    if (line.starts_with("SwitchName=") || line.starts_with("BlockName="))
+      return RefusedForm{number,
+                         "this is a Slurm topology file (SwitchName=/BlockName= lines, as topology.conf or "
+                         "`sharp_cmd topology` print them), not a fabric: give it to --topology (report, whatif) or "
+                         "`place --topology`, and the fabric as plain ibnetdiscover output"};
     if (is_lst_line(line))
       return RefusedForm{number,
                          "this is a .lst link list (OpenSM's subnet.lst or ibdiagnet's ibdiagnet2.lst), which "

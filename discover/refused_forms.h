@@ -17,6 +17,7 @@ struct RefusedForm {
 //   node lists (ibnetdiscover -l/-H/-S/-R, ibhosts, ibswitches, ibrouters): nodes, no cables
 //   ibnetdiscover --diff: the changes between two sweeps ("< "/"> " lines), not a fabric
 //   OpenSM's subnet.lst / ibdiagnet's .lst: "{ CA Ports:1 ... } { SW ... } PHY=4x ..." lines
+//   a Slurm topology file (topology.conf, `sharp_cmd topology`): "SwitchName=…" lines
 std::optional<RefusedForm> refused_fabric_form(std::string_view head);
 
 }  // namespace slurmtopo

@@ -64,15 +64,23 @@ TEST_CASE("fabric file: every public ibnetdiscover dump is recognised as text") 
   }
 }
 
-TEST_CASE("fabric file: the other public files are not fabrics") {
-  // A Slurm topology.conf and a SHARP topology listing look like text but are neither format.
+TEST_CASE("fabric file: the other public files are not fabrics, and say what they are") {
+  // A Slurm topology.conf and a SHARP topology listing (`sharp_cmd topology`, in topology.conf's
+  // form): switches and nodes, no cable. The refusal names the form and where it goes instead.
   for (const char* rel : {"topology_conf/slurm-superpod_circe.topology.conf", "azure_cyclecloud/topology.txt"}) {
     if (!fs::exists(kPublic + rel)) {
       slurmtopo::testing::skip(kPublic + rel + " not found");
       continue;
     }
-    CHECK(message_of(kPublic + rel).find("not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot") !=
-          std::string::npos);
+    try {
+      detect_fabric_format(kPublic + rel);
+      FAIL("no InputError for " << rel);
+    } catch (const InputError& e) {
+      CHECK(e.file() == kPublic + rel);
+      CHECK(e.line() == 1);
+      CHECK(std::string(e.what()).find("this is a Slurm topology file") != std::string::npos);
+      CHECK(std::string(e.what()).find("give it to --topology") != std::string::npos);
+    }
   }
 }
 
@@ -128,8 +136,9 @@ TEST_CASE("fabric file bad: missing, empty, directory, binary, something else") 
   CHECK(message_of(dir.write("blank.topo", "\n \n")).find("empty file (only blank lines)") != std::string::npos);
   CHECK(message_of(dir.path.string()).find("cannot read: it is a directory") != std::string::npos);
   CHECK(message_of(kBad + "garbage.bin").find("binary data, not an ibnetdiscover dump") != std::string::npos);
-  CHECK(message_of(kBad + "not-a-dump.conf").find(": not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo "
-                                                  "snapshot") != std::string::npos);
+  CHECK(message_of(dir.write("prose.txt", "These are the notes of the cabling day.\nNothing else.\n"))
+            .find(": not an ibnetdiscover dump, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot") !=
+        std::string::npos);
 }
 
 TEST_CASE("fabric file bad: a recognised file with bad content names its line") {

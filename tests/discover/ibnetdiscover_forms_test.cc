@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -260,4 +261,22 @@ TEST_CASE("ibnetdiscover forms: -s on a large fabric, whose progress fills more 
     check_same(load_fabric_file(path).front(), load(name));
     std::remove(path.c_str());
   }
+}
+
+TEST_CASE("ibnetdiscover forms: a Slurm topology file given as --fabric says to give it to --topology") {
+  // Azure's `sharp_cmd topology` output (../shared/fabrics/public/azure_cyclecloud/topology.txt)
+  // looks like this: switches and the port GUIDs under them, no cable.
+  const std::string path = (std::filesystem::temp_directory_path() / "slurmtopo_forms_topology.txt").string();
+  std::ofstream(path) << "# from sharp_cmd\nSwitchName=ibsw1 Nodes=0x155dfffd33ff7d,0x155dfffd33ffbd\n"
+                         "SwitchName=ibsw9 Switches=ibsw[1-2]\n";
+  try {
+    load_fabric_file(path);
+    FAIL("no InputError");
+  } catch (const InputError& e) {
+    CHECK(e.file() == path);
+    CHECK(e.line() == 2);
+    CHECK(said(e).starts_with("this is a Slurm topology file"));
+    CHECK(said(e).find("give it to --topology") != std::string::npos);
+  }
+  std::filesystem::remove(path);
 }

@@ -197,6 +197,11 @@ TEST_CASE("public dump superbench: director switch modules are levels, not one s
   // the modules share one system image GUID but are separate switches.
   CHECK(levels(c) == std::map<int, int>{{1, 5}, {2, 2}, {3, 1}});
   CHECK(c.aggregation_nodes == 1);
+  // The SHARP aggregation node has no block of its own in this hand-made dump, only the cable
+  // end on the director's spine module: it lives on the switch's internal port, so no cable and
+  // no host is missing, and the sweep is not called partial.
+  CHECK(anomalies(c, Anomaly::Kind::PartialSweep) == 0);
+  CHECK(c.anomalies.empty());
   CHECK(c.groups.size() == 5);
   SlurmTree t = build_slurm_tree(c);
   CHECK(t.switches.size() == 8);
