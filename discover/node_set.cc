@@ -40,13 +40,15 @@ void add_job(std::map<std::string, Job>& jobs, Job job) {
 }
 
 // Other tools' XML kept beside the hwloc exports (a node's folder as collected by hand holds
-// `nvidia-smi -q -x` too): their root element says so in the first lines.
+// `nvidia-smi -q -x` too; NCCL topology files, `<system version="1">`, sit in the same
+// folders): their root element says so in the first lines.
 const char* foreign_xml(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  std::string head(512, '\0');
+  std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<size_t>(in.gcount()));
   if (head.find("<nvidia_smi_log") != std::string::npos) return "nvidia-smi -q -x output";
+  if (head.find("<system version") != std::string::npos) return "an NCCL topology file (NCCL_TOPO_FILE)";
   return nullptr;
 }
 

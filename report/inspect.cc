@@ -94,7 +94,7 @@ std::string inspect_text(const Cluster& c) {
   for (const auto& f : c.fabrics) {
     FabricCounts n = count(f);
     out << "fabric " << f.name << " (" << f.source << "): " << counted(n.switches, "switch", "switches") << ", " << counted(n.cas, "CA", "CAs");
-    if (n.aggregation) out << " (" << n.aggregation << " SHARP aggregation nodes)";
+    if (n.aggregation) out << " (" << counted(n.aggregation, "SHARP aggregation node", "SHARP aggregation nodes") << ")";
     if (n.routers) out << ", " << n.routers << " routers";
     out << ", " << counted(f.links.size(), "cable", "cables") << "\n";
   }

@@ -75,6 +75,11 @@ TEST_CASE("load_node_set: nvidia-smi's XML beside an hwloc export is ignored and
   bool noted = false;
   for (const auto& w : set.warnings) noted |= w.find("nvidia-smi-q.xml: nvidia-smi -q -x output, not an hwloc export: ignored") != std::string::npos;
   CHECK(noted);
+  s.write("nodes/ndv5-topo.xml", "<!-- NCCL_TOPO_FILE -->\n<system version=\"1\">\n  <cpu numaid=\"0\"/>\n</system>\n");
+  bool nccl = false;
+  for (const auto& w : load_node_set(src).warnings)
+    nccl |= w.find("ndv5-topo.xml: an NCCL topology file (NCCL_TOPO_FILE), not an hwloc export: ignored") != std::string::npos;
+  CHECK(nccl);
   s.write("nodes/h100-2.xml", "<?xml version=\"1.0\"?>\n<notatopology/>\n");
   CHECK(what_of(src).find("h100-2.xml") != std::string::npos);
 }

@@ -9,7 +9,7 @@
 
 using namespace slurmtopo;
 
-TEST_CASE("synthetic names: the map names every host HCA by node GUID; factory descriptions name none") {
+TEST_CASE("synthetic names: the map names every host HCA by node GUID, factory descriptions name none") {
   FatTreeSpec spec;
   spec.radix = 8;
   spec.hosts = 8;

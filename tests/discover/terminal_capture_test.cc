@@ -50,7 +50,7 @@ TEST_CASE("terminal capture: escape sequences in the prompt, and bracketed paste
   CHECK(stripped(text) == "\n#\r\n# Topology file\r\n");
 }
 
-TEST_CASE("terminal capture: only the head and the tail; a prompt-like line inside the dump stays") {
+TEST_CASE("terminal capture: only the head and the tail, a prompt-like line inside the dump stays") {
   const std::string inner = kDump + "root@mgmt01:~#\n" + kDump;
   CHECK_FALSE(strip_terminal_capture(inner, true));
   // The tail is left for the caller that has the whole file.

@@ -110,7 +110,7 @@ TEST_CASE("missing-uplinks names the upper switches with fewer cables than the l
   CHECK(contains(uplinks[0].detail, "cables to rail0-spine01"));
 }
 
-TEST_CASE("a compute host that lost half its rails is missing-rail; one named unlike its unit is a service host") {
+TEST_CASE("a compute host that lost half its rails is missing-rail, one named unlike its unit is a service host") {
   RailOptimizedSpec spec = two_units();
   spec.hosts_per_su = 8;  // three hosts of four with faults would leave no unit to compare with
   spec.radix = 32;

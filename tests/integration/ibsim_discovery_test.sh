@@ -151,8 +151,8 @@ discover_case() {
 
   # Same model as the text parser builds from the real ibnetdiscover's dump of the same fabric.
   "$SLURMTOPO" inspect --fabric "$d/ibnetdiscover.topo" --json >"$d/ibnetdiscover.inspect.json"
-  # Only the labels differ: the fabric's name and source, repeated in each switch and group.
-  local unlabelled='del(.fabrics[].name, .fabrics[].source, .switches[].fabric, .groups[].fabric)'
+  # Only the labels differ: the fabric's name and source, repeated in each switch, group and link rate.
+  local unlabelled='del(.fabrics[].name, .fabrics[].source, .switches[].fabric, .groups[].fabric, .link_rates[]?.fabric, .unknown_devices[]?.fabric)'
   check "$name: inspect of the sweep equals inspect of ibnetdiscover's text" \
     "$(jq -r '.groups | length' "$d/live.inspect.json") groups, $(jq -r '.anomalies | length' "$d/live.inspect.json") anomalies" \
     diff <(jq -S "$unlabelled" "$d/ibnetdiscover.inspect.json") <(jq -S "$unlabelled" "$d/live.inspect.json")

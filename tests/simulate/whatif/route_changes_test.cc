@@ -20,7 +20,7 @@ std::vector<std::string> hosts_of(const Cluster& c) {
 
 }  // namespace
 
-TEST_CASE("route changes: the same fabric moves no flow; n·log2(n) flows per rail are compared") {
+TEST_CASE("route changes: the same fabric moves no flow, n·log2(n) flows per rail are compared") {
   const Cluster cluster = oversubscribed_tree();
   const WhatifCase a = make_whatif_case(cluster, partition_of(cluster), {});
   const WhatifCase b = make_whatif_case(cluster, partition_of(cluster), {});
