@@ -92,7 +92,26 @@ std::string lost_rails(size_t has, size_t unit, const std::string& missing) {
 
 // Unresolved HCAs, one anomaly per switch they hang off: its ports and why. A leaf of 60
 // unnamed DGX HCAs is one line to act on, not 60 (inspect --json lists every HCA).
+// A host "missing" a rail whose leaf holds an unnamed HCA the guesses give to that very host
+// (graph/hca_guesses.h) is not missing a cable: its HCA is cabled and kept the factory
+// description. Saying "no cable" would send the admin to the wrong fix; the unresolved-hca line
+// for that leaf names the host and the port instead. A rail with no such HCA stays missing.
+void drop_rails_named_by_guesses(Cluster& c) {
+  std::erase_if(c.anomalies, [&](const Anomaly& a) {
+    if (a.kind != Anomaly::Kind::MissingRail || a.leaves.empty()) return false;
+    for (int leaf : a.leaves) {
+      const bool guessed = std::any_of(c.guesses.guesses.begin(), c.guesses.guesses.end(), [&](const HcaGuess& g) {
+        const Hca& hca = c.hcas[g.hca];
+        return g.host == a.subject && !hca.switches.empty() && hca.switches.front() == leaf;
+      });
+      if (!guessed) return false;
+    }
+    return true;
+  });
+}
+
 void record_unresolved(Cluster& c) {
+  drop_rails_named_by_guesses(c);
   std::map<int, std::vector<int>> by_switch;  // switch (-1: none) → HCAs
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
     if (!c.hcas[i].unresolved.empty()) by_switch[c.hcas[i].switches.empty() ? -1 : c.hcas[i].switches.front()].push_back(i);
@@ -210,9 +229,10 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
       h.role = HostRole::Service;
       c.anomalies.push_back({K::PartialHost, h.name, service_host(unit - d.missing.size(), unit, missing)});
     } else if (2 * d.missing.size() >= unit) {
-      c.anomalies.push_back({K::MissingRail, h.name, lost_rails(unit - d.missing.size(), unit, missing)});
+      c.anomalies.push_back({K::MissingRail, h.name, lost_rails(unit - d.missing.size(), unit, missing), 1, d.missing});
     } else {
-      c.anomalies.push_back({K::MissingRail, h.name, "no cable to " + missing + " (the other hosts of its unit have one)"});
+      c.anomalies.push_back(
+          {K::MissingRail, h.name, "no cable to " + missing + " (the other hosts of its unit have one)", 1, d.missing});
     }
   }
   // Hosts whose HCA count is below their group's usual count, where the leaf set hid it.

@@ -113,6 +113,7 @@ struct Anomaly {
   std::string subject;  // the switch, host, HCA or cable it is about
   std::string detail;
   int count = 1;        // the things it is about: HCAs for one unresolved-hca line per leaf
+  std::vector<int> leaves{};  // missing-rail: the leaves (Cluster::switches) the host lacks a cable to
 };
 
 // Each kind's name, check and severity, in Kind's order (graph/finding_kind.h).

@@ -107,6 +107,10 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   std::unordered_set<std::string> named;
   for (const Finding& f : findings)
     for (auto& n : finding_names(f.subject)) named.insert(std::move(n));
+  // A host owning an unnamed HCA (its likely host from the port, graph/hca_guesses.h) lacks
+  // that rail in the model: a prediction over it would route nothing there. Its finding is the
+  // leaf's unresolved-hca line, which names the leaf, so it is added here.
+  for (const HcaGuess& g : cluster.guesses.guesses) named.insert(g.host);
   std::vector<std::string> grouped;
   int left_out = 0;
   for (const Host& h : c.hosts) {

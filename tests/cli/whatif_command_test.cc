@@ -234,7 +234,7 @@ TEST_CASE("whatif: a replay with an edit compares the predicted busbw of every j
   const auto& before = j["records"][0]["metrics"];
   const auto& after = j["records"][2]["metrics"];
   CHECK(j["records"][2]["variant"] == "slurm after edits");
-  // Every multi-node job is costed, except those on dgx040, which misses a rail cable.
+  // Every multi-node job is costed, except those on dgx040, whose rail-6 HCA has no name.
   CHECK(before["busbw_gbs"]["count"].get<int>() <= before["multi_node"].get<int>());
   CHECK(before["busbw_gbs"]["count"].get<int>() > before["multi_node"].get<int>() * 3 / 4);
   // Same placements (the tree is unchanged), but no job is routed over the 1x cable any more.

@@ -16,14 +16,14 @@ TEST_CASE("report drawing: the SuperPOD's four units as leaf boxes, every findin
   CHECK(d.levels[0][0].label == "su1");
   CHECK(d.levels[0][0].hosts == 16);
   CHECK(d.unplaced.empty());
-  // su4-rail5's missing uplink is on su4; dgx040 (su3) has its missing rail there.
+  // su4-rail5's missing uplink is on su4; dgx040's unnamed HCA hangs off su3-rail6.
   auto on = [&](int box, const std::string& kind) {
     for (int i : d.levels[0][box].findings)
       if (superpod_report().findings[i].kind == kind) return true;
     return false;
   };
   CHECK(on(3, "missing-uplinks"));
-  CHECK(on(2, "missing-rail"));
+  CHECK(on(2, "unresolved-hca"));
   CHECK_FALSE(on(0, "missing-uplinks"));
   int flagged = 0;
   for (const auto& e : d.edges) flagged += e.flagged;

@@ -19,7 +19,9 @@ TEST_CASE("report plan: every fault of the SuperPOD sample is a finding, and the
   CHECK(has_finding(r, "missing-uplinks", "su4-rail5"));
   CHECK(has_finding(r, "degraded-link", "su2-rail6"));
   CHECK(has_finding(r, "unresolved-hca", "su3-rail6"));  // dgx040 mlx5_6, factory description
-  CHECK(has_finding(r, "missing-rail", "dgx040"));
+  // dgx040's rail-6 HCA is cabled to su3-rail6 port 8 and only lacks its name: the guess that
+  // names it there means no "no cable" finding, which would send the admin to the wrong fix.
+  CHECK_FALSE(has_finding(r, "missing-rail", "dgx040"));
   CHECK(has_finding(r, "rail-leaf", "dgx010"));
   CHECK(has_finding(r, "class-layout", "dgx010"));
   CHECK(r.verdict == Verdict::Fail);
