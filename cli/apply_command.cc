@@ -32,6 +32,7 @@ struct Options {
   std::vector<std::string> what{"topology"};
   bool json = false;
   std::string textfile;
+  std::string slurm_version;
 };
 
 std::string command_line(const Options& o) {
@@ -41,6 +42,7 @@ std::string command_line(const Options& o) {
   if (!o.request.inputs.site_config.empty()) s += " --config " + o.request.inputs.site_config;
   s += " --slurm-conf " + o.request.slurm_conf;
   if (!o.request.dev_dir.empty()) s += " --dev-dir " + o.request.dev_dir;
+  if (!o.slurm_version.empty()) s += " --slurm-version " + o.slurm_version;
   return s;
 }
 
@@ -60,7 +62,7 @@ void add_apply_command(CLI::App& app) {
       ->transform(CLI::IsMember({"topology", "gres", "nodes"}, CLI::ignore_case))
       ->capture_default_str();
   add_node_options(*cmd, o->nodes);
-  add_slurm_version_option(*cmd, o->request.slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
+  add_slurm_version_option(*cmd, o->slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
   cmd->add_option("--dev-dir", o->request.dev_dir, "directory of the GPU device files in gres.conf's File= (default: as discovered, /dev)");
   cmd->add_flag("--dry-run", o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
   cmd->add_flag("--json", o->json, "one JSON object: result, exit code, files and their diff, anomalies, steps");
@@ -78,6 +80,7 @@ void add_apply_command(CLI::App& app) {
     for (const auto& w : o->what) (w == "gres" ? r.gres : w == "nodes" ? r.nodes : r.topology) = true;
     r.node_sources = o->nodes.sources;
     r.command = command_line(*o);
+    r.release = resolve_release(o->slurm_version);
     const ApplyResult result = apply(r, *make_scontrol(r.slurm_conf));
     report_apply(result, o->json, std::cout, std::cerr);
     if (!o->textfile.empty())

@@ -12,7 +12,7 @@ namespace slurmtopo::cli {
 namespace {
 
 // The header says how to regenerate the file: the command as given, minus -o.
-std::string command_line(const EmitTopologyRequest& r) {
+std::string command_line(const EmitTopologyRequest& r, const std::string& slurm_version) {
   std::string s = "slurmtopo emit topology";
   for (const auto& f : r.inputs.fabric_files) s += " --fabric " + f;
   if (!r.inputs.name_map.empty()) s += " --node-name-map " + r.inputs.name_map;
@@ -21,7 +21,7 @@ std::string command_line(const EmitTopologyRequest& r) {
   if (!r.slurm_conf.empty()) s += " --slurm-conf " + r.slurm_conf;
   if (r.format != "conf") s += " --format " + r.format;
   if (r.plugin != "tree") s += " --plugin " + r.plugin;
-  if (!r.slurm_version.empty()) s += " --slurm-version " + r.slurm_version;
+  if (!slurm_version.empty()) s += " --slurm-version " + slurm_version;
   if (!r.nvlink_domains.empty()) s += " --nvlink-domains " + r.nvlink_domains;
   return s;
 }
@@ -33,19 +33,20 @@ void add_emit_command(CLI::App& app) {
   emit->require_subcommand(1);
   add_emit_gres_commands(*emit);
   auto r = std::make_shared<EmitTopologyRequest>();
+  auto slurm_version = std::make_shared<std::string>();
   CLI::App* topo = emit->add_subcommand("topology", "topology.conf (topology/tree or topology/block) or topology.yaml");
   add_fabric_options(*topo, r->inputs, FabricOption::Optional,
                      "required unless --nvlink-domains gives the blocks");
   add_topology_form_options(*topo, {&r->format, &r->plugin, &r->nvlink_domains});
-  add_slurm_version_option(*topo, r->slurm_version,
-                           "the forms the file may use (default: what `scontrol --version` says, else 22.05)");
+  add_slurm_version_option(*topo, *slurm_version, "the forms the file may use");
   auto* nodes = topo->add_option("--nodes", r->nodes, "restrict to these Slurm nodes (hostlist)");
   add_slurm_conf_option(*topo, r->slurm_conf, "restrict to its NodeName lines")->excludes(nodes);
   topo->add_option("--diff", r->diff, "print what changes against this topology.conf")->check(CLI::ExistingFile);
   add_output_option(*topo, r->output, "write here (atomically, keeping .bak)");
   topo->add_flag("--force", r->force, "write even if it drops more than 5 % of the current file's nodes");
-  topo->callback([r] {
-    r->command = command_line(*r);
+  topo->callback([r, slurm_version] {
+    r->command = command_line(*r, *slurm_version);
+    r->release = resolve_release(*slurm_version);
     const EmitTopologyResult result = emit_topology(*r);
     report_emit_topology(result, std::cout, std::cerr);
     if (result.exit_code()) throw Exit{result.exit_code()};

@@ -13,12 +13,12 @@ namespace slurmtopo::cli {
 
 namespace {
 
-std::string command_line(const EmitGresRequest& r) {
+std::string command_line(const EmitGresRequest& r, const std::string& slurm_version) {
   std::string s = std::string("slurmtopo emit ") + (r.what == GresOutput::Gres ? "gres" : "nodes");
   if (!r.sources.nodes_dir.empty()) s += " --nodes-dir " + r.sources.nodes_dir;
   for (const auto& c : r.sources.node_classes) s += " --node-class '" + c + "'";
   if (!r.nodes.empty()) s += " --nodes '" + r.nodes + "'";
-  s += " --slurm-version " + r.slurm_version;
+  if (!slurm_version.empty()) s += " --slurm-version " + slurm_version;
   if (!r.dev_dir.empty()) s += " --dev-dir " + r.dev_dir;
   for (const auto& p : r.partition_topology) s += " --partition-topology " + p;
   return s;
@@ -28,6 +28,7 @@ void add_one(CLI::App& emit, GresOutput what) {
   struct Options {
     EmitGresRequest request;
     NodeInputs nodes;
+    std::string slurm_version;
   };
   auto o = std::make_shared<Options>();
   EmitGresRequest& r = o->request;
@@ -37,7 +38,7 @@ void add_one(CLI::App& emit, GresOutput what) {
                       : emit.add_subcommand("nodes", "slurm.conf NodeName= lines (and GresTypes=gpu, NCCL_IB_HCA per class)");
   add_node_options(*cmd, o->nodes);
   add_fabric_options(*cmd, r.fabric, FabricOption::Optional);
-  add_slurm_version_option(*cmd, r.slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
+  add_slurm_version_option(*cmd, o->slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
   cmd->add_option("--dev-dir", r.dev_dir, "directory of the GPU device files in File= (default: as discovered, /dev)");
   add_output_option(*cmd, r.output, "write here (atomically, keeping .bak)");
   cmd->add_flag("--force", r.force,
@@ -51,7 +52,8 @@ void add_one(CLI::App& emit, GresOutput what) {
   cmd->callback([o] {
     o->request.sources = o->nodes.sources;
     o->request.nodes = o->nodes.nodes;
-    o->request.command = command_line(o->request);
+    o->request.command = command_line(o->request, o->slurm_version);
+    o->request.release = resolve_release(o->slurm_version);
     const EmitGresResult result = emit_gres(o->request);
     report_emit_gres(result, std::cout, std::cerr);
     if (result.exit_code()) throw Exit{result.exit_code()};

@@ -1,6 +1,9 @@
 #include "cli/options.h"
 
+#include <iostream>
+
 #include "simulate/collective/collective.h"
+#include "slurm/installed_release.h"
 
 namespace slurmtopo::cli {
 
@@ -33,8 +36,18 @@ CLI::Option* add_nodes_dir_option(CLI::App& app, std::string& dir, const std::st
 }
 
 void add_slurm_version_option(CLI::App& app, std::string& version, const std::string& decides) {
-  CLI::Option* o = app.add_option("--slurm-version", version, "Slurm release, YY.MM (22.05 to 26.05): " + decides);
-  if (!version.empty()) o->capture_default_str();
+  app.add_option("--slurm-version", version,
+                 "Slurm release, YY.MM (22.05 to 26.05): " + decides +
+                     " (default: what the installed scontrol, slurmctld or slurmd prints, else 22.05)");
+}
+
+TargetRelease resolve_release(const std::string& requested) {
+  TargetRelease release = target_release(requested);
+  if (release.defaulted)
+    std::cerr << "slurmtopo: warning: no --slurm-version and no Slurm on PATH (scontrol, slurmctld, slurmd): "
+                 "working for Slurm "
+              << to_string(release.release) << ", the default; pass --slurm-version YY.MM for another release\n";
+  return release;
 }
 
 CLI::Option* add_profile_option(CLI::App& app, std::string& profile, const std::string& what) {

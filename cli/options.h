@@ -8,6 +8,7 @@
 
 #include "discover/discover.h"
 #include "graph/graph.h"
+#include "slurm/release.h"
 
 namespace slurmtopo::cli {
 
@@ -42,6 +43,10 @@ void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into);
 // --slurm-version YY.MM, spelled and described alike by every command: `decides` says what the
 // release changes for this command; a default the command has is shown.
 void add_slurm_version_option(CLI::App& app, std::string& version, const std::string& decides);
+// The release the command works for, resolved once (target_release: --slurm-version, else the
+// installed Slurm, else 22.05). The default is said on stderr, as a file for the wrong release
+// is the mistake it prevents.
+TargetRelease resolve_release(const std::string& requested);
 
 // --profile: a shipped hardware profile (listed) or a YAML file; `what` says what it is for.
 CLI::Option* add_profile_option(CLI::App& app, std::string& profile, const std::string& what);

@@ -10,13 +10,11 @@
 
 namespace slurmtopo::cli {
 
-// Not bad input, but no allocation: the caller may retry later.
-constexpr int kCannotStartExit = 3;
-
 void add_place_command(CLI::App& app) {
   struct Options {
     PlaceRequest request;
     bool explain = false;
+    std::string slurm_version;
   };
   auto o = std::make_shared<Options>();
   PlaceRequest& r = o->request;
@@ -24,25 +22,22 @@ void add_place_command(CLI::App& app) {
   auto* topo = cmd->add_option("--topology", r.topology, "topology.conf (SwitchName= tree or BlockName= block)")
                    ->check(CLI::ExistingFile);
   add_fabric_options(*cmd, r.inputs, FabricOption::Optional, "build the tree from this fabric instead")->excludes(topo);
-  cmd->add_option("--nodes", r.nodes, "the partition's nodes (hostlist)")->required();
+  cmd->add_option("--nodes", r.nodes, "the partition's nodes (hostlist; with --slurm-conf, a subset of its nodes)");
+  add_slurm_conf_option(*cmd, r.slurm_conf, "Slurm's nodes with their Weight= and CPUs= (the partition unless --nodes)");
   cmd->add_option("--weights", r.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
-  cmd->add_option("--cpus", r.cpus, "usable CPUs per node: N or 'HOSTLIST=N,...'");
+  cmd->add_option("--cpus", r.cpus, "usable CPUs per node: N or 'HOSTLIST=N,...' (default: slurm.conf's CPUs=, else 1)");
   cmd->add_option("--busy", r.busy, "nodes allocated to other jobs (hostlist)");
   cmd->add_option("-N,--count", r.count, "nodes the job asks for (salloc -N)")->required()->check(CLI::PositiveNumber);
   cmd->add_flag("--exclusive", r.exclusive, "whole nodes (salloc --exclusive)");
   cmd->add_option("--switches", r.switches, "maximum leaf switches, N[@max-time]");
   cmd->add_option("--topology-param", r.topology_param, "TopoOptional and/or Dragonfly (comma separated)");
-  add_slurm_version_option(*cmd, r.version, "the node selection slurmctld runs (24.05, 25.11 and 26.05 rules are modelled)");
+  add_slurm_version_option(*cmd, o->slurm_version, "the node selection slurmctld runs (24.05, 25.11 and 26.05 rules are modelled)");
   cmd->add_option("--max-switch-wait", r.max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--explain", o->explain, "say why: top switch, leaf order and distances, weight tiers");
   cmd->callback([o] {
-    const SelectResult result = run_place(o->request);
-    std::cout << place_report(result, o->explain);
-    if (!result.started) {
-      std::cerr << "slurmtopo: the job cannot start now: " << result.reason << "\n";
-      throw Exit{kCannotStartExit};
-    }
+    o->request.release = resolve_release(o->slurm_version);
+    if (const int code = report_place(run_place(o->request), o->explain, std::cout, std::cerr)) throw Exit{code};
   });
 }
 

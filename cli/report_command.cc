@@ -9,7 +9,7 @@ namespace slurmtopo::cli {
 
 namespace {
 
-std::string command_line(const CommissionRequest& r, const NodeInputs& n) {
+std::string command_line(const CommissionRequest& r, const NodeInputs& n, const std::string& slurm_version) {
   std::string s = "slurmtopo report";
   for (const auto& f : r.inputs.fabric_files) s += " --fabric " + f;
   if (!r.inputs.name_map.empty()) s += " --node-name-map " + r.inputs.name_map;
@@ -23,7 +23,7 @@ std::string command_line(const CommissionRequest& r, const NodeInputs& n) {
   if (r.format != "conf") s += " --format " + r.format;
   if (r.plugin != "tree") s += " --plugin " + r.plugin;
   if (!r.nvlink_domains.empty()) s += " --nvlink-domains " + r.nvlink_domains;
-  if (r.slurm_version != CommissionRequest{}.slurm_version) s += " --slurm-version " + r.slurm_version;
+  if (!slurm_version.empty()) s += " --slurm-version " + slurm_version;
   return s;
 }
 
@@ -34,6 +34,7 @@ void add_report_command(CLI::App& app) {
     CommissionRequest request;
     NodeInputs nodes;
     CommissionOutputs outputs;
+    std::string slurm_version;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
@@ -46,7 +47,7 @@ void add_report_command(CLI::App& app) {
   add_profile_option(*cmd, opt->request.profile, "for the predictions (default: from the nodes)");
   cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")
       ->check(CLI::ExistingFile);
-  add_slurm_version_option(*cmd, opt->request.slurm_version, "the one the files are for and checked by");
+  add_slurm_version_option(*cmd, opt->slurm_version, "the one the files are for and checked by");
   add_topology_form_options(*cmd, {&opt->request.format, &opt->request.plugin, &opt->request.nvlink_domains});
   add_output_option(*cmd, opt->outputs.html, "the HTML page");
   cmd->add_option("--json", opt->outputs.json, "also write the report as JSON (docs/report-json.md)");
@@ -54,7 +55,8 @@ void add_report_command(CLI::App& app) {
   cmd->callback([opt] {
     opt->request.nodes = opt->nodes.sources;
     opt->request.node_hosts = opt->nodes.nodes;
-    opt->request.command = command_line(opt->request, opt->nodes);
+    opt->request.command = command_line(opt->request, opt->nodes, opt->slurm_version);
+    opt->request.release = resolve_release(opt->slurm_version);
     const CommissionReport report = plan_commission(opt->request);
     if (const int code = write_commission(report, opt->outputs, std::cerr)) throw Exit{code};
   });

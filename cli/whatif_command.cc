@@ -20,6 +20,7 @@ struct Options {
   int sbatch = 0;
   bool json = false;
   std::string output;
+  std::string slurm_version;
 };
 
 // The job array's tasks run this very binary.
@@ -39,14 +40,16 @@ void add_whatif_command(CLI::App& app) {
   add_fabric_options(*cmd, o->args.inputs, FabricOption::Optional,
                      "`whatif merge` needs none");
   add_profile_option(*cmd, o->args.profile, "for the predicted busbw");
-  cmd->add_option("--nodes", o->args.nodes, "the partition (hostlist; default: every host on the fabric)");
+  cmd->add_option("--nodes", o->args.nodes,
+                  "the partition (hostlist; default: slurm.conf's nodes with --slurm-conf, else every compute host on the fabric)");
+  add_slurm_conf_option(*cmd, o->args.slurm_conf, "Slurm's nodes with their Weight= (the partition unless --nodes)");
   cmd->add_option("--weights", o->args.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
   cmd->add_option("-N,--count", o->args.sizes, "nodes per job; several sizes comma separated");
   cmd->add_option("--busy", o->args.busy, "nodes allocated to other jobs (policies; with edits, in every sample)");
   cmd->add_option("--size", o->args.size, "allreduce message size for the predicted busbw")->capture_default_str();
   cmd->add_option("--routing", o->args.routing, "minhop (D-mod-K), ftree or adaptive")->capture_default_str();
   cmd->add_option("--topology-param", o->args.topology_param, "TopoOptional and/or Dragonfly");
-  add_slurm_version_option(*cmd, o->args.version, "the node selection slurmctld runs");
+  add_slurm_version_option(*cmd, o->slurm_version, "the node selection slurmctld runs");
   cmd->add_option("--seed", o->args.seed, "for random placements, sampled busy states and --synthetic")->capture_default_str();
   cmd->add_option("--samples", o->args.samples, "busy states sampled to compare edits")
       ->capture_default_str()->check(CLI::PositiveNumber);
@@ -72,6 +75,7 @@ void add_whatif_command(CLI::App& app) {
   add_output_option(*cmd, o->output, "write here (atomically)");
   cmd->callback([o, cmd] {
     if (cmd->got_subcommand("merge")) return;
+    o->args.release = resolve_release(o->slurm_version);
     if (o->sbatch > 0) {
       write_output(o->output, whatif_sbatch_script(o->args, o->sbatch, o->json, this_executable()));
       return;

@@ -231,7 +231,7 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     EmitGresRequest g;
     g.sources = r.node_sources;
     g.fabric = r.inputs;
-    g.slurm_version = r.slurm_version;
+    g.release = r.release;
     g.dev_dir = r.dev_dir;
     g.output = "-";
     g.command = r.command;
@@ -261,7 +261,7 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     p.file.path = owned_node_file(slurm_conf, r.slurm_conf);
     p.existed = read_file_if_exists(p.file.path, p.previous);
     node_lines = with_kept_attributes(described->plan.node_lines, kept_node_attributes(p.previous, p.file.path));
-    NodeLinesHeader header{r.command, to_string(described->version)};
+    NodeLinesHeader header{r.command, release_line(r.release)};
     header.gres_types = false;
     p.text = render_node_lines(node_lines, header);
     p.file.changed = !p.existed || p.previous != p.text;

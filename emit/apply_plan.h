@@ -14,6 +14,7 @@
 #include "discover/node_set.h"
 #include "emit/slurm_control.h"
 #include "graph/cluster_inputs.h"
+#include "slurm/release.h"
 
 namespace slurmtopo {
 
@@ -26,7 +27,7 @@ struct ApplyRequest {
                                                     // NodeName lines (emit/node_file.h); attributes only
   NodeSources node_sources;                         // --nodes-dir / --node-class, for gres and nodes
   std::string dev_dir;                              // --dev-dir: where gres.conf's File= point
-  std::string slurm_version = "22.05";
+  TargetRelease release;                            // cli: target_release(--slurm-version)
   bool dry_run = false;
   long max_anomalies = -1;                          // --max-anomalies: more is exit 1; -1 = no limit
   int verify_seconds = 30;                          // how long slurmctld may take to answer again

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "base/text.h"
+#include "base/version.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -20,7 +21,7 @@ std::vector<std::string> block_header_lines(const BlockPlan& plan) {
 
 std::string render_block_conf(const BlockPlan& plan, const BlockHeader& header) {
   std::ostringstream out;
-  out << "# topology.conf for Slurm's topology/block plugin, written by slurmtopo.\n"
+  out << "# topology.conf for Slurm's topology/block plugin, written by slurmtopo " << slurmtopo_version() << ".\n"
       << "# Regenerate rather than edit:\n#   " << header.command << "\n"
       << "# for " << header.release << "\n";
   for (const auto& s : header.sources) out << "# " << s << "\n";

@@ -28,7 +28,7 @@ std::set<std::string> described_nodes(const std::string& text, GresOutput what, 
 EmitGresResult emit_gres(const EmitGresRequest& r) {
   EmitGresResult out;
   out.what = r.what;
-  out.version = parse_slurm_release(r.slurm_version);
+  out.version = r.release.release;
   NodeSources sources = r.sources;
   sources.allow_missing = r.force;
   sources.allow_missing_option = "--force";
@@ -43,6 +43,7 @@ EmitGresResult emit_gres(const EmitGresRequest& r) {
 
   GresRequest request;
   request.version = out.version;
+  request.release_line = release_line(r.release);
   request.dev_dir = r.dev_dir;
   request.command = r.command;
   request.partitions = parse_partition_topology(r.partition_topology, out.version);

@@ -23,7 +23,7 @@ struct EmitGresRequest {
   NodeSources sources;       // --nodes-dir / --node-class
   std::string nodes;         // --nodes HOSTLIST that must all be described
   ClusterInputs fabric;      // optional: join GPUs to rails and leaves
-  std::string slurm_version = "22.05";
+  TargetRelease release;     // cli: target_release(--slurm-version)
   std::string dev_dir;
   std::string output;        // "-" or "" = stdout
   std::string check;         // gres only: check this existing gres.conf instead of emitting

@@ -71,9 +71,9 @@ ClassGres gres_for_class(const NodeInventory& node, const std::string& hostlist,
 
 std::string render_gres_conf(const std::vector<ClassGres>& classes, const GresHeader& header) {
   std::ostringstream out;
-  out << "# gres.conf for Slurm " << to_string(header.version) << ", written by slurmtopo " << slurmtopo_version();
+  out << "# gres.conf written by slurmtopo " << slurmtopo_version();
   if (!header.command.empty()) out << ": " << header.command;
-  out << "\n# Cores= are Slurm core ids (hwloc Core L#, socket-major), not CPU ids; File= in PCI bus id order.\n";
+  out << "\n# for " << header.release << "\n# Cores= are Slurm core ids (hwloc Core L#, socket-major), not CPU ids; File= in PCI bus id order.\n";
   for (const ClassGres& c : classes) {
     out << "\n# " << c.hostlist << ": " << c.gpus.size() << " GPU" << (c.gpus.size() == 1 ? "" : "s") << "\n";
     for (const auto& note : c.notes) out << "# " << note << "\n";

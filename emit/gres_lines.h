@@ -45,7 +45,7 @@ ClassGres gres_for_class(const NodeInventory& representative, const std::string&
 
 struct GresHeader {
   std::string command;   // how to regenerate the file
-  SlurmRelease version;
+  std::string release;   // release_line(): "Slurm 24.11 (scontrol --version: slurm 24.11.5)"
 };
 
 // Deterministic: classes in the given order, one comment line per class, then its GPU lines.

@@ -20,8 +20,10 @@ GresPlan plan_gres(const NodeSet& nodes, const GresRequest& request) {
     plan.classes.push_back(gres_for_class(model, c.hostlist, request.version, request.dev_dir));
     for (const auto& note : plan.classes.back().notes) plan.notes.push_back(c.hostlist + ": " + note);
   }
-  plan.gres_text = render_gres_conf(plan.classes, {request.command, request.version});
-  plan.nodes_text = render_node_lines(plan.node_lines, {request.command, to_string(request.version)}, request.partitions);
+  const std::string release =
+      request.release_line.empty() ? "Slurm " + to_string(request.version) : request.release_line;
+  plan.gres_text = render_gres_conf(plan.classes, {request.command, release});
+  plan.nodes_text = render_node_lines(plan.node_lines, {request.command, release}, request.partitions);
   plan.check = check_gres(parse_gres_conf(plan.gres_text, "gres.conf"),
                           parse_node_conf(plan.nodes_text, "slurm.conf"), request.version);
   return plan;

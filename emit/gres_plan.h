@@ -15,6 +15,7 @@ namespace slurmtopo {
 
 struct GresRequest {
   SlurmRelease version;
+  std::string release_line;  // release_line() of the TargetRelease `version` came from, for headers
   std::string command;   // for the header comments
   std::string dev_dir;   // see gres_for_class()
   std::vector<PartitionTopology> partitions = {};  // PartitionName= lines after the NodeName lines

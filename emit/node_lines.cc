@@ -99,9 +99,9 @@ std::string nccl_ib_hca_value(const std::vector<std::string>& names) {
 std::string render_node_lines(const std::vector<NodeLine>& lines, const NodeLinesHeader& header,
                               const std::vector<PartitionTopology>& partitions) {
   std::ostringstream out;
-  out << "# slurm.conf node lines for Slurm " << header.slurm_version << ", written by slurmtopo " << slurmtopo_version();
+  out << "# slurm.conf node lines written by slurmtopo " << slurmtopo_version();
   if (!header.command.empty()) out << ": " << header.command;
-  out << "\n# RealMemory: the class's smallest MemTotal less 1 % (at least 1 GiB), down to a whole GiB,\n"
+  out << "\n# for " << header.release << "\n# RealMemory: the class's smallest MemTotal less 1 % (at least 1 GiB), down to a whole GiB,\n"
          "# so a kernel or firmware update that takes a little memory does not drain the nodes.\n";
   bool gpus = std::any_of(lines.begin(), lines.end(), [](const NodeLine& l) { return !l.gres.empty(); });
   if (gpus && header.gres_types) out << "GresTypes=gpu\n";

@@ -59,7 +59,7 @@ std::vector<PartitionTopology> parse_partition_topology(const std::vector<std::s
 
 struct NodeLinesHeader {
   std::string command;
-  std::string slurm_version;  // "22.05"
+  std::string release;        // release_line(): "Slurm 22.05 (slurmctld -V: slurm-wlm 22.05.8)"
   bool gres_types = true;     // a GresTypes=gpu line: a fragment for slurm.conf has it, the
                               // included node file apply owns does not (a change needs a restart)
 };

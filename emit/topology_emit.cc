@@ -65,9 +65,8 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   TopologyRequest request;
   request.format = parse_topology_format(r.format);
   request.plugin = parse_topology_plugin(r.plugin);
-  const TargetRelease release = target_release(r.slurm_version);
-  request.release = release.release;
-  request.release_how = release.how;
+  request.release = r.release.release;
+  request.release_how = r.release.how;
   if (!r.nvlink_domains.empty()) request.domains = load_nvlink_domains(r.nvlink_domains);
   const Cluster cluster = r.inputs.fabric_files.empty() && request.domains ? Cluster{} : load_cluster(r.inputs);
   request.command = r.command;

@@ -22,7 +22,7 @@ struct EmitTopologyRequest {
   std::string slurm_conf;  // --slurm-conf: its NodeName lines
   std::string format = "conf";   // --format conf|yaml
   std::string plugin = "tree";   // --plugin tree|block
-  std::string slurm_version;     // --slurm-version YY.MM; "" → scontrol --version, else 22.05
+  TargetRelease release;         // cli: target_release(--slurm-version)
   std::string nvlink_domains;    // --nvlink-domains FILE|DIR
   std::string diff;        // --diff OLD
   std::string output;      // -o; "-" or "" = stdout

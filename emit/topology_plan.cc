@@ -5,6 +5,7 @@
 
 #include "base/input_error.h"
 #include "base/text.h"
+#include "base/version.h"
 #include "emit/block_check.h"
 #include "emit/block_conf.h"
 #include "emit/topology_conf.h"
@@ -93,7 +94,8 @@ std::string yaml_text(const TopologyPlan& plan, bool has_tree, const TopologyReq
   for (auto& t : yaml.topologies) t.cluster_default = t.name == wanted;
 
   std::vector<std::string> comments = {
-      "topology.yaml for Slurm 25.05+, written by slurmtopo: several topologies, one cluster_default;",
+      "topology.yaml for Slurm 25.05+, written by slurmtopo " + slurmtopo_version() +
+          ": several topologies, one cluster_default;",
       "a partition takes another with Topology=NAME (slurmtopo emit nodes --partition-topology).",
       "If this file exists, slurmctld ignores topology.conf and TopologyPlugin.", "Regenerate rather than edit:",
       "  " + r.command};

@@ -25,6 +25,7 @@
 #include "base/version.h"  // the JSON report names its writer
 #include "discover/node_set.h"
 #include "graph/cluster_inputs.h"
+#include "slurm/release.h"
 #include "graph/finding_kind.h"
 
 namespace slurmtopo {
@@ -37,7 +38,7 @@ struct CommissionRequest {
   std::string topology;       // --topology: the topology.conf in service
   std::string profile;        // --profile: hardware for the predictions (else from the nodes)
   std::string baseline;       // --baseline: an earlier report's JSON
-  std::string slurm_version = "22.05";  // --slurm-version: the release the Slurm files are for and checked by
+  TargetRelease release;      // cli: target_release(--slurm-version): what the Slurm files are for and checked by
   // Besides the tree topology.conf (always: it is the fabric's grouping, and the drawing's),
   // the topology file in the form the cluster runs, as `emit topology` takes them:
   std::string format = "conf";          // --format conf|yaml (topology.yaml: 25.05+)

@@ -139,7 +139,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   if (!r.topology.empty()) in_service = read_in_service(r.topology);
   std::optional<BaselineFacts> baseline;
   if (!r.baseline.empty()) baseline = read_baseline(r.baseline);
-  const SlurmRelease release = parse_slurm_release(r.slurm_version);
+  const SlurmRelease release = r.release.release;
   const TopologyFormat format = parse_topology_format(r.format);
   const TopologyPlugin plugin = parse_topology_plugin(r.plugin);
   std::optional<NvlinkDomains> domains;
@@ -158,7 +158,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     for (const NodeAnomaly& a : join->anomalies)
       out.findings.push_back(make_finding("nodes", finding_kind(a.kind), a.subject, a.detail, a.count));
     out.applicable.insert("inputs.match");
-    gres = plan_gres(*nodes, GresRequest{release, r.command, ""});
+    gres = plan_gres(*nodes, GresRequest{release, release_line(r.release), r.command, ""});
     out.classes = plan_class_nodes(*nodes, *join, gres);
     out.node_warnings = nodes->warnings;
   }
@@ -191,7 +191,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     oreq.format = format;
     oreq.plugin = plugin;
     oreq.release = release;
-    oreq.release_how = "--slurm-version " + to_string(release);
+    oreq.release_how = r.release.how;
     oreq.domains = domains;
     other = plan_topology(cluster, oreq);
     const bool yaml = format == TopologyFormat::Yaml;

@@ -17,6 +17,7 @@ int topology_level(const SelectExplanation& x) {
 std::string explanation(const SelectResult& r) {
   const SelectExplanation& x = r.explanation;
   std::ostringstream out;
+  if (!x.release.empty()) out << "slurm: " << x.release << "\n";
   out << "algorithm: " << x.algorithm << "\n";
   out << "available nodes: " << x.available_nodes << "\n";
   if (!x.top.empty())
@@ -51,6 +52,18 @@ std::string place_report(const SelectResult& r, bool explain) {
   if (r.started) out += r.hostlist + "\n";
   if (explain) out += explanation(r);
   return out;
+}
+
+int report_place(const PlaceResult& result, bool explain, std::ostream& out, std::ostream& err) {
+  for (const auto& w : result.warnings) err << "warning: " << w << "\n";
+  out << place_report(result.select, explain);
+  if (result.select.started) return 0;
+  if (result.never)
+    err << "slurmtopo: the job can never start: " << result.never_reason
+        << "; slurmctld refuses it when it is submitted (\"Requested node configuration is not available\")\n";
+  else
+    err << "slurmtopo: the job cannot start now: " << result.select.reason << "\n";
+  return kCannotStartExit;
 }
 
 }  // namespace slurmtopo

@@ -5,10 +5,22 @@
 
 #include <string>
 
+#include <ostream>
+
 #include "simulate/scheduler/slurm_select.h"
+#include "simulate/whatif/place_plan.h"
 
 namespace slurmtopo {
 
 std::string place_report(const SelectResult& result, bool explain);
+
+// Not bad input, but no allocation: the caller may retry later (pending), or never (slurmctld
+// refuses the job at submission).
+constexpr int kCannotStartExit = 3;
+
+// The hostlist (and --explain's reasons) on `out`; the topology file's warnings and, for a job
+// that does not start, whether it waits or never runs and why, on `err`. Returns the exit code:
+// 0 allocated, kCannotStartExit otherwise.
+int report_place(const PlaceResult& result, bool explain, std::ostream& out, std::ostream& err);
 
 }  // namespace slurmtopo

@@ -123,6 +123,9 @@ void print_header(std::ostream& out, const json& h) {
   if (h.contains("profile"))
     out << ", allreduce " << h["size"].get<std::string>() << " on profile " << h["profile"].get<std::string>();
   out << "\nSlurm places with the " << h["topology"].get<std::string>() << "\n";
+  if (h.contains("slurm")) out << "node selection of " << h["slurm"].get<std::string>() << "\n";
+  if (h.contains("warnings"))
+    for (const auto& w : h["warnings"]) out << "warning: " << w.get<std::string>() << "\n";
   for (const auto& e : h["edits"]) out << "edit: " << e.get<std::string>() << "\n";
   if (h.contains("routing")) {
     const std::string before = h["routing"]["before"].get<std::string>();

@@ -1,5 +1,6 @@
 #include "slurm/release.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "base/input_error.h"
@@ -7,6 +8,12 @@
 namespace slurmtopo {
 
 SlurmRelease parse_slurm_release(std::string_view text) {
+  const SlurmRelease v = parse_release_number(text);
+  require_known(v, "--slurm-version " + std::string(text));
+  return v;
+}
+
+SlurmRelease parse_release_number(std::string_view text) {
   SlurmRelease v;
   auto dot = text.find('.');
   auto number = [](std::string_view s, int& out) {
@@ -18,6 +25,30 @@ SlurmRelease parse_slurm_release(std::string_view text) {
     throw InputError("--slurm-version", 0,
                      "expected a Slurm release as YY.MM (e.g. 22.05, 24.11, 25.11), not \"" + std::string(text) + "\"");
   return v;
+}
+
+const std::vector<SlurmRelease>& known_releases() {
+  static const std::vector<SlurmRelease> known = {{22, 5},  {23, 2},  {23, 11}, {24, 5},
+                                                  {24, 11}, {25, 5},  {25, 11}, {26, 5}};
+  return known;
+}
+
+void require_known(SlurmRelease v, const std::string& how) {
+  const auto& known = known_releases();
+  if (std::find(known.begin(), known.end(), v) != known.end()) return;
+  std::string list;
+  for (const SlurmRelease& k : known) list += (list.empty() ? "" : ", ") + to_string(k);
+  throw InputError("--slurm-version", 0,
+                   "Slurm " + to_string(v) + " (" + how + ") is not a release slurmtopo knows: it knows " + list +
+                       (v < known.front() ? "; the files it writes need one of those"
+                                          : "; pass the newest of those that your release still reads, with --slurm-version, "
+                                            "after checking its release notes"));
+}
+
+std::string release_line(const TargetRelease& t) { return "Slurm " + to_string(t.release) + " (" + t.how + ")"; }
+
+TargetRelease requested_release(const std::string& text) {
+  return {parse_slurm_release(text), "--slurm-version " + text, false};
 }
 
 std::string to_string(SlurmRelease v) {
@@ -71,16 +102,16 @@ void require_release(SlurmRelease have, TopologyForm form, const std::string& wh
 
 bool blocks_may_have_gaps(SlurmRelease v) { return v >= SlurmRelease{25, 5}; }
 
-SlurmVersion parse_slurm_version(const std::string& text) {
+SlurmVersion selection_rules(SlurmRelease release) {
   // Any release the admin runs maps to the newest modelled behaviour at or before it: 23.02
   // and 23.11 select nodes as 22.05 does; 24.05 stands for 24.05.3 and later (24.11, 25.05).
-  const SlurmRelease release = parse_slurm_release(text);
   if (release >= SlurmRelease{26, 5}) return SlurmVersion::V26_05;
   if (release >= SlurmRelease{25, 11}) return SlurmVersion::V25_11;
   if (release >= SlurmRelease{24, 5}) return SlurmVersion::V24_05;
-  if (release >= SlurmRelease{22, 5}) return SlurmVersion::V22_05;
-  throw InputError("--slurm-version", 0, "expected 22.05 or later (what is modelled), got '" + text + "'");
+  return SlurmVersion::V22_05;
 }
+
+SlurmVersion parse_slurm_version(const std::string& text) { return selection_rules(parse_slurm_release(text)); }
 
 std::string to_string(SlurmVersion version) {
   switch (version) {

@@ -37,6 +37,7 @@ bool has_glob_chars(const std::string& s) { return s.find_first_of("*?[") != std
 class Loader {
  public:
   SlurmConf conf;
+  std::string defaults;  // NodeName=DEFAULT lines so far
 
   void load(const fs::path& path) {
     const std::string file = path.string();
@@ -79,8 +80,11 @@ class Loader {
     // Slurm would read `NodeName= CPUs=4` as a node called "CPUs=4".
     if (value.empty() || value.find('=') != std::string_view::npos)
       throw InputError(file, number, "expected `NodeName=<hostlist>`");
-    if (iequals(value, "DEFAULT")) return;
-    SlurmNodeLine node{file, number, {}, std::string(text)};
+    if (iequals(value, "DEFAULT")) {
+      defaults += std::string(text) + "\n";
+      return;
+    }
+    SlurmNodeLine node{file, number, {}, std::string(text), defaults};
     node.names = expand_hostlist_at(value, file, number, "expected `NodeName=<hostlist>`");
     for (const std::string& name : node.names)
       if (!valid_slurm_node_name(name))

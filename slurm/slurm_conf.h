@@ -11,6 +11,7 @@ struct SlurmNodeLine {
   int line = 0;
   std::vector<std::string> names;  // expanded hostlist, in the order written
   std::string text;                // the whole NodeName= line as written
+  std::string defaults;            // the NodeName=DEFAULT lines before it, in order: what it inherits
 };
 
 struct SlurmConf {

@@ -74,7 +74,7 @@ void BM_LoadNodeSet1000(benchmark::State& state) {
   for (auto _ : state) {
     NodeSet set = load_node_set(src);
     classes = set.classes.size();
-    GresPlan plan = plan_gres(set, GresRequest{SlurmRelease{}, "bench", ""});
+    GresPlan plan = plan_gres(set, GresRequest{SlurmRelease{}, "", "bench", ""});
     benchmark::DoNotOptimize(plan);
   }
   state.counters["classes"] = static_cast<double>(classes);

@@ -4,6 +4,7 @@
 
 #include "base/input_error.h"
 #include "base/numbers.h"
+#include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -66,6 +67,53 @@ std::vector<SlurmNode> slurm_nodes(const std::vector<std::string>& names, const 
   };
   apply("--weights", weights, [](SlurmNode& n, const std::string& v) { n.weight = parse_whole_number("--weights", v, 0); });
   apply("--cpus", cpus, [](SlurmNode& n, const std::string& v) { n.cpus = static_cast<int>(parse_whole_number("--cpus", v, 1)); });
+  return nodes;
+}
+
+namespace {
+
+// Weight= and CPUs= of a NodeName line after its DEFAULT lines (later words win, as in Slurm).
+void read_attributes(std::string_view text, const std::string& file, int line, SlurmNode& node) {
+  for (std::string_view word : slurm_conf_words(text)) {
+    const size_t eq = word.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view key = word.substr(0, eq), value = word.substr(eq + 1);
+    const std::string where = file + ":" + std::to_string(line);
+    if (iequals(key, "Weight")) node.weight = parse_whole_number(where + " Weight=", std::string(value), 0);
+    if (iequals(key, "CPUs") || iequals(key, "Procs"))
+      node.cpus = static_cast<int>(parse_whole_number(where + " CPUs=", std::string(value), 1));
+  }
+}
+
+}  // namespace
+
+std::vector<SlurmNode> slurm_conf_nodes(const SlurmConf& conf, const std::string& conf_file,
+                                        const std::vector<std::string>& partition, const std::string& weights,
+                                        const std::string& cpus) {
+  std::unordered_map<std::string, SlurmNode> known;
+  std::vector<std::string> order;
+  for (const SlurmNodeLine& l : conf.node_lines) {
+    SlurmNode attributes;
+    std::string_view defaults = l.defaults;
+    while (!defaults.empty()) {
+      const size_t end = defaults.find('\n');
+      read_attributes(defaults.substr(0, end), l.file, l.line, attributes);
+      defaults.remove_prefix(end == std::string_view::npos ? defaults.size() : end + 1);
+    }
+    read_attributes(l.text, l.file, l.line, attributes);
+    for (const auto& n : l.names) {
+      attributes.name = n;
+      if (known.emplace(n, attributes).second) order.push_back(n);
+    }
+  }
+  const std::vector<std::string>& names = partition.empty() ? order : partition;
+  std::vector<SlurmNode> nodes = slurm_nodes(names, weights, cpus);
+  for (SlurmNode& n : nodes) {
+    auto it = known.find(n.name);
+    if (it == known.end()) throw InputError("--nodes", 0, "node " + n.name + " is not in " + conf_file);
+    if (weights.empty()) n.weight = it->second.weight;
+    if (cpus.empty()) n.cpus = it->second.cpus;
+  }
   return nodes;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "simulate/scheduler/slurm_select.h"
+#include "slurm/slurm_conf.h"
 
 namespace slurmtopo {
 
@@ -14,5 +15,13 @@ namespace slurmtopo {
 // part without '=' joins the next ("a,b=5" gives a and b the value 5).
 std::vector<SlurmNode> slurm_nodes(const std::vector<std::string>& names, const std::string& weights,
                                    const std::string& cpus);
+
+// The partition from a slurm.conf (--slurm-conf), as slurmctld reads it: every NodeName line's
+// nodes with its Weight= and CPUs= (a NodeName=DEFAULT line sets them for the lines after it),
+// or only `partition` (--nodes) where given, each of which must be in the file. `weights` and
+// `cpus` (--weights, --cpus), where given, override the file's values as in slurm_nodes().
+std::vector<SlurmNode> slurm_conf_nodes(const SlurmConf& conf, const std::string& conf_file,
+                                        const std::vector<std::string>& partition, const std::string& weights,
+                                        const std::string& cpus);
 
 }  // namespace slurmtopo

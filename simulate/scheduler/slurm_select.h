@@ -68,6 +68,7 @@ struct LeafStep {
   std::string why;
 };
 struct SelectExplanation {
+  std::string release;  // the caller's: "Slurm 24.11 (--slurm-version 24.11)", the rules it chose
   std::string algorithm;
   int available_nodes = 0;
   std::string top;  // top switch or block

@@ -1,6 +1,15 @@
 #include "simulate/whatif/place_plan.h"
 
+#include <functional>
+#include <map>
+#include <set>
+
 #include "base/files.h"
+#include "base/input_error.h"
+#include "base/text.h"
+#include "emit/topology_check.h"
+#include "graph/input_match.h"
+#include "slurm/slurm_conf.h"
 #include "base/numbers.h"
 #include "emit/topology_plan.h"
 #include "simulate/scheduler/slurm_nodes.h"
@@ -12,19 +21,111 @@ namespace slurmtopo {
 
 namespace {
 
-SelectSetup setup_for(const PlaceRequest& r) {
+// The largest number of partition nodes one switch reaches (itself or below it), and the roots:
+// what a job that never fits is told.
+struct Reach {
+  size_t best = 0;
+  std::string best_switch;
+  int roots = 0;
+  size_t covered = 0;  // partition nodes under any leaf
+};
+Reach reach_of(const ParsedTopology& tree, const std::vector<std::string>& partition) {
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < tree.switches.size(); ++i) index.emplace(tree.switches[i].name, i);
+  const std::set<std::string> wanted(partition.begin(), partition.end());
+  std::vector<std::set<std::string>> under(tree.switches.size());
+  std::vector<int> state(tree.switches.size(), 0);  // 0 new, 1 on the stack, 2 done
+  std::function<void(size_t)> visit = [&](size_t i) {
+    if (state[i]) return;
+    state[i] = 1;
+    for (const auto& n : tree.switches[i].nodes)
+      if (wanted.count(n)) under[i].insert(n);
+    for (const auto& c : tree.switches[i].switches)
+      if (auto it = index.find(c); it != index.end() && state[it->second] != 1) {
+        visit(it->second);
+        under[i].insert(under[it->second].begin(), under[it->second].end());
+      }
+    state[i] = 2;
+  };
+  Reach out;
+  std::set<std::string> children, covered;
+  for (const auto& s : tree.switches) children.insert(s.switches.begin(), s.switches.end());
+  for (size_t i = 0; i < tree.switches.size(); ++i) {
+    visit(i);
+    if (!children.count(tree.switches[i].name)) ++out.roots;
+    if (under[i].size() > out.best) out.best = under[i].size(), out.best_switch = tree.switches[i].name;
+    covered.insert(under[i].begin(), under[i].end());
+  }
+  out.covered = covered.size();
+  return out;
+}
+
+std::string never_reason(const PlaceRequest& r, const SelectSetup& setup, const std::vector<std::string>& partition,
+                         const SelectResult& idle) {
+  const std::string topology = r.topology.empty() ? "the fabric's topology.conf" : r.topology;
+  if (setup.tree) {
+    const Reach reach = reach_of(*setup.tree, partition);
+    if (reach.covered == 0)
+      return "none of the " + counted(partition.size(), "node", "nodes") + " of --nodes is in " + topology +
+             ": topology/tree never places a job on nodes under no switch";
+    if (static_cast<size_t>(r.count) > reach.best)
+      return "no switch of " + topology + " reaches " + std::to_string(r.count) + " of the partition's nodes: " +
+             (reach.roots > 1 ? std::to_string(reach.roots) + " roots with no switch above them all, " : "") +
+             "the most one switch reaches is " + std::to_string(reach.best) + " (" + reach.best_switch + ")";
+  }
+  return idle.reason;
+}
+
+SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings) {
   SelectSetup setup;
-  setup.version = parse_slurm_version(r.version);
+  setup.version = selection_rules(r.release.release);
   setup.params = parse_topology_params(r.topology_param);
   setup.max_switch_wait = r.max_switch_wait;
-  const auto names = expand_hostlist_at(r.nodes, "--nodes");
-  setup.nodes = slurm_nodes(names, r.weights, r.cpus);
+  std::vector<std::string> names;
+  if (!r.nodes.empty()) names = expand_hostlist_at(r.nodes, "--nodes");
+  if (!r.slurm_conf.empty()) {
+    setup.nodes = slurm_conf_nodes(load_slurm_conf(r.slurm_conf), r.slurm_conf, names, r.weights, r.cpus);
+    names.clear();
+    for (const auto& n : setup.nodes) names.push_back(n.name);
+  } else if (names.empty()) {
+    throw InputError("--nodes", 0, "expected the partition's nodes: --nodes HOSTLIST, or --slurm-conf FILE");
+  } else {
+    setup.nodes = slurm_nodes(names, r.weights, r.cpus);
+  }
   if (!r.topology.empty()) {
     SlurmTopologyFile file = parse_topology_file(read_file(r.topology), r.topology);
+    // The checks `emit topology` runs before writing a file, on the file given: what slurmctld
+    // would refuse stops here, what it logs is said.
+    if (file.tree) {
+      const TopologyCheck check = check_topology(*file.tree, {});
+      if (!check.ok()) throw InputError(r.topology, check.errors.front().line, check.errors.front().message);
+      for (const auto& w : check.warnings)
+        warnings.push_back(r.topology + (w.line ? ":" + std::to_string(w.line) : "") + ": " + w.message +
+                           " (slurmctld logs this and loads the file)");
+    }
     setup.tree = std::move(file.tree);
     setup.block = std::move(file.block);
+    if (setup.tree) {
+      const Reach reach = reach_of(*setup.tree, names);
+      if (reach.covered < names.size() && reach.covered > 0) {
+        std::vector<std::string> lacking;
+        std::set<std::string> under;
+        for (const auto& s : setup.tree->switches) under.insert(s.nodes.begin(), s.nodes.end());
+        for (const auto& n : names)
+          if (!under.count(n)) lacking.push_back(n);
+        warnings.push_back(counted(lacking.size(), "node", "nodes") + " of the partition " +
+                           (lacking.size() == 1 ? "is" : "are") + " under no switch of " + r.topology + ": " +
+                           compress_hostlist(lacking) + "; topology/tree never places a job there (slurmctld: "
+                           "\"switches lack access to " + std::to_string(lacking.size()) + " nodes\")");
+      }
+    }
   } else if (!r.inputs.fabric_files.empty()) {
     Cluster cluster = load_cluster(r.inputs);
+    // A node Slurm has that the fabric lacks: said as emit and whatif say it; it is under no
+    // switch of the topology.conf, so topology/tree never places a job there.
+    if (auto f = match_slurm_nodes(cluster, names, r.slurm_conf.empty() ? "--nodes" : r.slurm_conf,
+                                   cluster.guesses, false))
+      warnings.push_back(f->detail);
     TopologyRequest request;
     request.slurm_nodes = names;
     request.command = "slurmtopo place";
@@ -36,8 +137,10 @@ SelectSetup setup_for(const PlaceRequest& r) {
 
 }  // namespace
 
-SelectResult run_place(const PlaceRequest& r) {
-  SlurmSelect select(setup_for(r));
+PlaceResult run_place(const PlaceRequest& r) {
+  PlaceResult out;
+  const SelectSetup setup = setup_for(r, out.warnings);
+  SlurmSelect select(setup);
   SelectJob job;
   job.nodes = r.count;
   job.exclusive = r.exclusive;
@@ -48,7 +151,23 @@ SelectResult run_place(const PlaceRequest& r) {
   }
   std::vector<std::string> busy;
   if (!r.busy.empty()) busy = expand_hostlist_at(r.busy, "--busy");
-  return select.place(job, busy);
+  out.select = select.place(job, busy);
+  const SlurmVersion rules = selection_rules(r.release.release);
+  out.select.explanation.release = release_line(r.release) +
+                                   (to_string(rules) == to_string(r.release.release)
+                                        ? ""
+                                        : ", whose node selection is " + to_string(rules) + "'s as modelled");
+  if (!out.select.started && !out.select.waiting_for_switches) {
+    // The test slurmctld makes at submission: could it ever start, with the partition idle?
+    const SelectResult idle = busy.empty() ? out.select : select.place(job, std::vector<std::string>{});
+    if (!idle.started && !idle.waiting_for_switches) {
+      out.never = true;
+      std::vector<std::string> partition;
+      for (const auto& n : setup.nodes) partition.push_back(n.name);
+      out.never_reason = never_reason(r, setup, partition, idle);
+    }
+  }
+  return out;
 }
 
 }  // namespace slurmtopo

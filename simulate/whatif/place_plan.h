@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "graph/cluster_inputs.h"
 #include "simulate/scheduler/slurm_select.h"
@@ -15,16 +16,28 @@ namespace slurmtopo {
 struct PlaceRequest {
   std::string topology;         // --topology FILE (tree or block); or
   ClusterInputs inputs;         // --fabric: the topology.conf slurmtopo would emit
-  std::string nodes;            // the partition (hostlist)
-  std::string weights, cpus = "1", busy;
+  std::string nodes;            // the partition (hostlist); with slurm_conf, a subset of its nodes
+  std::string slurm_conf;       // --slurm-conf: Slurm's nodes with their Weight= and CPUs=
+  std::string weights, cpus, busy;  // --weights, --cpus override slurm.conf's; else 1
   int count = 1;                // -N
   bool exclusive = false;
   std::string switches;         // --switches N[@TIME]
   std::string topology_param;   // TopoOptional, Dragonfly
-  std::string version = "22.05";
+  TargetRelease release;        // cli: target_release(--slurm-version)
   int max_switch_wait = 300;
 };
 
-SelectResult run_place(const PlaceRequest& request);
+// What place answers. A job that cannot start now either waits (pending: Resources, or for
+// --switches) or never runs: with every node of the partition free it still could not start,
+// and slurmctld refuses such a job when it is submitted ("Requested node configuration is not
+// available"); `never` says which, with the reason in the topology's own terms.
+struct PlaceResult {
+  SelectResult select;
+  bool never = false;
+  std::string never_reason;
+  std::vector<std::string> warnings;  // the --topology file's checks, as slurmctld logs them
+};
+
+PlaceResult run_place(const PlaceRequest& request);
 
 }  // namespace slurmtopo

@@ -4,16 +4,53 @@
 #include <set>
 #include <unordered_map>
 
+#include <charconv>
+
 #include "base/input_error.h"
+#include "graph/slurm_tree.h"
 
 namespace slurmtopo {
 
 namespace {
 
-const SwitchInfo& find_switch(const Cluster& c, const std::string& name, const char* option) {
+// A switch by the name inspect prints, or its GUID as ibnetdiscover prints it (0x…).
+const SwitchInfo* switch_named(const Cluster& c, const std::string& name) {
   for (const SwitchInfo& s : c.switches)
-    if (s.name == name) return s;
-  throw InputError(option, 0, "no switch named '" + name + "' (names as `slurmtopo inspect` prints them)");
+    if (s.name == name) return &s;
+  if (name.size() > 2 && (name.rfind("0x", 0) == 0 || name.rfind("0X", 0) == 0)) {
+    uint64_t guid = 0;
+    const auto [end, ec] = std::from_chars(name.data() + 2, name.data() + name.size(), guid, 16);
+    if (ec == std::errc() && end == name.data() + name.size())
+      for (const SwitchInfo& s : c.switches)
+        if (s.guid == guid) return &s;
+  }
+  return nullptr;
+}
+
+// Every name slurmtopo prints for switches: a switch (name or GUID), or a switch of the
+// topology.conf it writes, which may stand for several (a unit's leaves "A09-P1-IBLEAF-x-03",
+// a spine group "P1-IBSPINE"): then all the fabric switches it stands for.
+std::vector<const SwitchInfo*> switches_named(const Cluster& c, const std::string& name, const char* option) {
+  if (const SwitchInfo* s = switch_named(c, name)) return {s};
+  for (const SlurmSwitch& t : build_slurm_tree(c).switches) {
+    if (t.name != name || t.members.empty()) continue;
+    std::vector<const SwitchInfo*> out;
+    for (const auto& m : t.members)
+      if (const SwitchInfo* s = switch_named(c, m)) out.push_back(s);
+    if (!out.empty()) return out;
+  }
+  throw InputError(option, 0, "no switch named '" + name +
+                                  "' (a switch or GUID as `slurmtopo inspect` prints them, or a SwitchName= of the "
+                                  "topology.conf `slurmtopo emit topology` writes)");
+}
+
+const SwitchInfo& find_switch(const Cluster& c, const std::string& name, const char* option) {
+  const std::vector<const SwitchInfo*> found = switches_named(c, name, option);
+  if (found.size() == 1) return *found.front();
+  std::string members;
+  for (const SwitchInfo* s : found) members += (members.empty() ? "" : ", ") + s->name;
+  throw InputError(option, 0, "'" + name + "' stands for " + std::to_string(found.size()) + " switches (" + members +
+                                  "): name the one the cable is on");
 }
 
 bool touches(const Link& l, uint64_t guid) { return l.a.guid == guid || l.b.guid == guid; }
@@ -148,14 +185,13 @@ EditedFabrics edit_fabrics(const Cluster& cluster, const WhatifEdits& edits) {
     for (const Hca& h : cluster.hcas)
       if (!h.host.empty() && (h.guid == l.a.guid || h.guid == l.b.guid)) cut.insert(h.host);
   };
-  for (const auto& name : edits.drain_switches) {
-    const SwitchInfo& s = find_switch(cluster, name, "--drain-switch");
-    std::erase_if(out.fabrics[s.fabric].links, [&](const Link& l) {
-      if (!touches(l, s.guid)) return false;
-      note_cut(l);
-      return true;
-    });
-  }
+  for (const auto& name : edits.drain_switches)
+    for (const SwitchInfo* s : switches_named(cluster, name, "--drain-switch"))
+      std::erase_if(out.fabrics[s->fabric].links, [&](const Link& l) {
+        if (!touches(l, s->guid)) return false;
+        note_cut(l);
+        return true;
+      });
   for (const CableRef& c : edits.remove_cables) {
     const SwitchInfo& a = find_switch(cluster, c.a, "--remove-cable");
     auto& links = out.fabrics[a.fabric].links;

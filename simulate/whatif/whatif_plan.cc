@@ -5,12 +5,14 @@
 
 #include "base/input_error.h"
 #include "base/numbers.h"
+#include "graph/input_match.h"
 #include "simulate/collective/placement_costs.h"
 #include "simulate/collective/prediction.h"
 #include "simulate/scheduler/slurm_nodes.h"
 #include "simulate/whatif/swf_workload.h"
 #include "simulate/whatif/synthetic_workload.h"
 #include "slurm/hostlist.h"
+#include "slurm/slurm_conf.h"
 
 namespace slurmtopo {
 
@@ -38,6 +40,7 @@ WhatifRequest request_of(const WhatifArguments& a) {
   WhatifRequest r;
   if (!a.sizes.empty()) r.sizes = job_sizes(a.sizes);
   r.seed = a.seed;
+  r.slurm_release = release_line(a.release);
   r.samples = a.samples;
   r.max_job_test = a.max_job_test;
   if (!a.busy.empty()) r.busy = expand_hostlist_at(a.busy, "--busy");
@@ -88,14 +91,21 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
   Cluster cluster = load_cluster(a.inputs);
   WhatifSlurm slurm;
   std::vector<std::string> names;
-  if (!a.nodes.empty()) {
-    names = expand_hostlist_at(a.nodes, "--nodes");
+  if (!a.nodes.empty()) names = expand_hostlist_at(a.nodes, "--nodes");
+  if (!a.slurm_conf.empty()) {
+    slurm.nodes = slurm_conf_nodes(load_slurm_conf(a.slurm_conf), a.slurm_conf, names, a.weights, "");
+    names.clear();
+    for (const auto& n : slurm.nodes) names.push_back(n.name);
   } else {
-    names = cluster.compute_hosts();  // storage and service hosts only when --nodes names them
+    if (names.empty()) names = cluster.compute_hosts();  // storage and service hosts only when --nodes names them
+    slurm.nodes = slurm_nodes(names, a.weights, "1");
   }
-  slurm.nodes = slurm_nodes(names, a.weights, "1");
+  std::vector<std::string> warnings;
+  if (auto f = match_slurm_nodes(cluster, names, a.slurm_conf.empty() ? "--nodes" : a.slurm_conf, cluster.guesses,
+                                 false))
+    warnings.push_back(f->detail + "; they count as down here");
   slurm.params = parse_topology_params(a.topology_param);
-  slurm.version = parse_slurm_version(a.version);
+  slurm.version = selection_rules(a.release.release);
   const RoutingKind routing = parse_routing_kind(a.routing);
   const HardwareProfile profile = load_profile(a.profile);
   const double bytes = parse_sizes(a.size, "--size").front();
@@ -106,6 +116,7 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
   for (const Fabric& f : cluster.fabrics) sources.push_back(f.source);
   WhatifCaseSpec before_spec;
   before_spec.routing = routing;
+  before_spec.lost_hosts_are_down = true;  // said in the warnings above
   const WhatifCase before = make_whatif_case(std::move(cluster), slurm, before_spec);
 
   if (!a.workload.empty())
@@ -120,6 +131,7 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
 
   WhatifResult out;
   out.header = whatif_run_header(request, in, sources);
+  if (!warnings.empty()) out.header["warnings"] = warnings;
   const int total = whatif_units(request);
   std::vector<int> units;
   if (!a.shard.empty()) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "graph/cluster_inputs.h"
+#include "slurm/release.h"
 #include "simulate/whatif/whatif_run.h"
 #include "simulate/whatif/whatif_shards.h"
 
@@ -22,7 +23,9 @@ namespace slurmtopo {
 struct WhatifArguments {
   ClusterInputs inputs;
   std::string profile, nodes, weights, busy, sizes, size = "1G", routing = "minhop";
-  std::string topology_param, version = "22.05";
+  std::string slurm_conf;  // --slurm-conf: Slurm's nodes and their Weight= (the partition unless --nodes)
+  std::string topology_param;
+  TargetRelease release;  // cli: target_release(--slurm-version)
   uint64_t seed = 1;
   int samples = 100;
   std::string drain, topology;
@@ -43,7 +46,8 @@ struct WhatifResult {
 };
 
 // Throws InputError for a bad value (naming its option), conflicting options, or inputs the
-// cases refuse (nodes not on the fabric, a topology file Slurm would not load, ...).
+// cases refuse (a topology file Slurm would not load, ...). A partition node the fabric lacks is
+// said in the header's "warnings" (as emit and place say it) and counts as down.
 WhatifResult run_whatif(const WhatifArguments& args, const UnitProgress& progress = {});
 
 }  // namespace slurmtopo

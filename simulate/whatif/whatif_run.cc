@@ -122,6 +122,7 @@ json whatif_run_header(const WhatifRequest& r, const WhatifInputs& in, const std
   h["fabric"] = sources;
   h["nodes"] = in.before->node_names().size();
   h["topology"] = in.before->placed_with;
+  if (!r.slurm_release.empty()) h["slurm"] = r.slurm_release;
   if (in.before_costs) {
     h["profile"] = in.before_costs->profile().name;
     h["size"] = format_size(in.before_costs->bytes());

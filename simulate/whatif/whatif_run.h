@@ -33,6 +33,7 @@ struct WhatifRequest {
   std::optional<Workload> workload;
   WhatifEdits edits;
   int max_job_test = 500;
+  std::string slurm_release;        // release_line(): the release whose node selection runs
 };
 
 struct WhatifInputs {

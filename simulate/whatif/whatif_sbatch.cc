@@ -35,11 +35,14 @@ std::string run_arguments(const WhatifArguments& o) {
     if (!v.empty()) a.insert(a.end(), {name, v});
   };
   opt("--nodes", o.nodes);
+  if (!o.slurm_conf.empty()) opt("--slurm-conf", absolute(o.slurm_conf));
   opt("--weights", o.weights);
   opt("--busy", o.busy);
   opt("-N", o.sizes);
   a.insert(a.end(), {"--size", o.size, "--routing", o.routing, "--seed", std::to_string(o.seed), "--samples",
-                     std::to_string(o.samples), "--slurm-version", o.version});
+                     std::to_string(o.samples)});
+  // As given; else each shard resolves the release as this run did (the cluster's own Slurm).
+  if (o.release.how.rfind("--slurm-version ", 0) == 0) opt("--slurm-version", to_string(o.release.release));
   opt("--topology-param", o.topology_param);
   opt("--drain", o.drain);
   for (const auto& s : o.drain_switches) opt("--drain-switch", s);

@@ -15,9 +15,10 @@ struct Run {
   std::string output;  // stdout and stderr together
 };
 
-inline Run run(const std::string& args) {
+// `env` prefixes the command, e.g. "PATH=/tmp/x/bin" (a fake scontrol, or no Slurm at all).
+inline Run run(const std::string& args, const std::string& env = "") {
   Run r;
-  std::string cmd = std::string(SLURMTOPO_BINARY) + " " + args + " 2>&1";
+  std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(SLURMTOPO_BINARY) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::array<char, 4096> buf;
   size_t n;

@@ -60,7 +60,7 @@ TEST_CASE("emit gres -o: atomic, deterministic, previous file kept as .bak") {
   Run c = run("emit gres" + kNodes + " --slurm-version 25.11 -o " + s.path("gres.conf"));
   CHECK(c.code == 0);
   CHECK(s.read("gres.conf.bak") == first);
-  CHECK(contains(s.read("gres.conf"), "# gres.conf for Slurm 25.11"));
+  CHECK(contains(s.read("gres.conf"), "# for Slurm 25.11 (--slurm-version 25.11)\n"));
 }
 
 TEST_CASE("emit gres: XE8640 class with NVLink, Cores widened for 25.11 and said so") {
@@ -89,7 +89,7 @@ TEST_CASE("emit gres --check: -1 at the wrong Links index is refused (exit 2), a
   s.write("bad.conf", bad);
   Run r = run("emit gres" + cls + " --check " + s.path("bad.conf"));
   CHECK(r.code == 2);
-  CHECK(contains(r.output, "bad.conf:6: gpu[001-002]: Links= of GPU 1 needs -1 at index 1"));
+  CHECK(contains(r.output, "bad.conf:7: gpu[001-002]: Links= of GPU 1 needs -1 at index 1"));
 }
 
 TEST_CASE("emit gres: bad input is exit 2 naming the file, nothing written") {
@@ -178,7 +178,7 @@ TEST_CASE("emit gres --check: GPU 0 bound to the wrong socket fails, as do Links
   s.write("socket.conf", bad);
   Run r = run("emit gres" + cls + " --check " + s.path("socket.conf"));
   CHECK(r.code == 2);
-  CHECK(contains(r.output, "socket.conf:5: gpu[001-002]: GPU 0 (File=/dev/nvidia0) Cores=0-13 but the GPU is local to cores "
+  CHECK(contains(r.output, "socket.conf:6: gpu[001-002]: GPU 0 (File=/dev/nvidia0) Cores=0-13 but the GPU is local to cores "
                            "42-55: jobs would bind to the wrong cores"));
   std::string links = s.read("gres.conf");
   links.replace(links.find("Links=-1,6,6,6"), 14, "Links=-1,2,6,6");

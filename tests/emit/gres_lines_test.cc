@@ -49,10 +49,11 @@ TEST_CASE("XE8640 for 22.05: local cores, NVLink counts with -1 at each GPU's ow
   CHECK(format_ranges(c.gpus[0].cores) == "42-55");
   CHECK(c.gpus[2].links == std::vector<int>{6, 6, -1, 6});
   CHECK(c.notes.empty());
-  const std::string text = render_gres_conf({c}, {"slurmtopo emit gres --nodes-dir n", {22, 5}});
+  const std::string text = render_gres_conf({c}, {"slurmtopo emit gres --nodes-dir n", "Slurm 22.05 (--slurm-version 22.05)"});
   CHECK(text ==
-        "# gres.conf for Slurm 22.05, written by slurmtopo " + slurmtopo_version() +
+        "# gres.conf written by slurmtopo " + slurmtopo_version() +
             ": slurmtopo emit gres --nodes-dir n\n"
+        "# for Slurm 22.05 (--slurm-version 22.05)\n"
         "# Cores= are Slurm core ids (hwloc Core L#, socket-major), not CPU ids; File= in PCI bus id order.\n"
         "\n"
         "# gpu[001-002]: 4 GPUs\n"
@@ -71,7 +72,7 @@ TEST_CASE("XE8640 for 24.11 and 25.11: whole sockets, and the file says so") {
     REQUIRE(c.notes.size() == 1);
     CHECK(c.notes[0].find("Cores= widened for Slurm " + to_string(v)) == 0);
     CHECK(c.notes[0].find("GPU 0 42-55 → 0-55") != std::string::npos);
-    CHECK(render_gres_conf({c}, {"", v}).find("# Cores= widened") != std::string::npos);
+    CHECK(render_gres_conf({c}, {"", "Slurm " + to_string(v)}).find("# Cores= widened") != std::string::npos);
   }
 }
 
@@ -81,7 +82,7 @@ TEST_CASE("NVSwitch systems: no Links=, and a note why") {
   for (const auto& g : c.gpus) CHECK(g.links.empty());
   REQUIRE(c.notes.size() == 1);
   CHECK(c.notes[0].find("no Links=") == 0);
-  const std::string text = render_gres_conf({c}, {"", {22, 5}});
+  const std::string text = render_gres_conf({c}, {"", "Slurm 22.05"});
   CHECK(text.find("NodeName=dgx[001-064] Name=gpu Type=h100 File=/dev/nvidia4 Cores=56-111\n") != std::string::npos);
   CHECK(text.find("Links") == text.find("Links=: the inventory"));  // only in the note
 }
@@ -103,6 +104,6 @@ TEST_CASE("--dev-dir moves File= for test rigs, names kept") {
 TEST_CASE("an untyped GPU gets no Type=") {
   NodeInventory n = dgx_like("dgx001", 0, 2);
   for (auto& g : n.gpus) g.slurm_type.clear();
-  const std::string text = render_gres_conf({gres_for_class(n, "dgx001", {22, 5})}, {"", {22, 5}});
+  const std::string text = render_gres_conf({gres_for_class(n, "dgx001", {22, 5})}, {"", "Slurm 22.05"});
   CHECK(text.find("NodeName=dgx001 Name=gpu File=/dev/nvidia0 Cores=0-55\n") != std::string::npos);
 }

@@ -91,7 +91,7 @@ TEST_CASE("kept_node_attributes: what slurmtopo does not compute, per node, with
 TEST_CASE("with_kept_attributes + render: one line per group of alike nodes, slurmtopo's attributes first") {
   const auto lines = with_kept_attributes(
       {h100("gpu[001-003]")}, {{"gpu001", "Port=7001"}, {"gpu002", "Port=7002"}, {"gpu003", "Port=7001"}});
-  NodeLinesHeader header{"t", "22.05"};
+  NodeLinesHeader header{"t", "Slurm 22.05 (--slurm-version 22.05)"};
   header.gres_types = false;
   const std::string text = render_node_lines(lines, header);
   CHECK(text.find("GresTypes") == std::string::npos);

@@ -316,9 +316,20 @@ check_job() {
       cp "$CFG_TOPO" "$WORK/mismatch-$scenario.topology.conf"
     fi
   else
-    if (( rc == 3 )); then
+    # place says whether the job waits (pending) or never runs (slurmctld refuses it when it
+    # is submitted): salloc must show the same.
+    local never=0
+    file_has "$WORK/place.err" "can never start" && never=1
+    if (( rc == 3 )) && (( never )) && [[ $JOB_STATE != error || $JOB_MSG != *"Requested node configuration is not available"* ]]; then
+      failed=$(( failed + 1 ))
+      say "FAIL $desc: slurmtopo says the job can never start, slurmctld: $JOB_STATE (${JOB_MSG:0:120})"
+    elif (( rc == 3 )) && (( ! never )) && [[ $JOB_STATE == error ]]; then
+      failed=$(( failed + 1 ))
+      say "FAIL $desc: slurmtopo says the job waits, slurmctld refused it at submission (${JOB_MSG:0:120})"
+    elif (( rc == 3 )); then
       passed=$(( passed + 1 )) refused=$(( refused + 1 ))
-      say "ok   $desc -> cannot start (${JOB_MSG:0:80})"
+      (( never )) && NEVER=$(( ${NEVER:-0} + 1 ))
+      say "ok   $desc -> $( (( never )) && echo "never runs" || echo "cannot start now") (${JOB_MSG:0:80})"
     else
       failed=$(( failed + 1 ))
       say "FAIL $desc: slurmctld did not start it (${JOB_MSG:0:120}), slurmtopo predicted $predicted"
@@ -428,6 +439,15 @@ CONF
   fi
   # Largest leaf first, then the tightest fit for the rest: l1 (4) + 1 from l2 (1 free).
   control_case "best fit remainder" "gpu[6-8,10-11,14-15,17-64]" 5 "gpu[1-5]"
+  # More nodes than the partition has: refused at submission by slurmctld, "never" by place.
+  cancel_all || return 1
+  read_busy
+  local before=$failed never_before=${NEVER:-0}
+  check_job 65
+  if (( failed == before && ${NEVER:-0} == never_before )); then
+    failed=$(( failed + 1 ))
+    say "FAIL control never: a 65-node job on 64 nodes was not called never by both"
+  fi
 }
 
 # ---- the phases -------------------------------------------------------------------------
@@ -479,6 +499,6 @@ run_phase Dragonfly 2 2 5 20
 
 cancel_all >/dev/null
 echo "elapsed: $(( SECONDS - started_at )) s (cancel+idle $(( T_CANCEL / 1000 )) s, reconfigure $(( T_CONFIG / 1000 )) s, salloc $(( T_SALLOC / 1000 )) s, slurmtopo place $(( T_PLACE / 1000 )) s), seed $SEED"
-echo "Slurm $SLURM_ENV_VERSION: $(( passed + failed )) jobs, $passed agree ($granted granted the same nodes by both, $refused refused by both), $failed differ; $oversized of the random jobs asked for more nodes than were free"
+echo "Slurm $SLURM_ENV_VERSION: $(( passed + failed )) jobs, $passed agree ($granted granted the same nodes by both, $refused refused by both, ${NEVER:-0} of them never runnable by both), $failed differ; $oversized of the random jobs asked for more nodes than were free"
 echo "$passed passed, $failed failed"
 (( failed == 0 && passed >= 90 )) || { (( failed == 0 )) && echo "FAIL: only $passed scenarios ran"; exit 1; }

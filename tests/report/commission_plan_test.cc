@@ -101,7 +101,7 @@ TEST_CASE("report plan: a bad input is an InputError naming the file") {
 TEST_CASE("report plan: --plugin block and --format yaml add the file the cluster runs, checked, with a check of its own") {
   CommissionRequest req = fattree_request();
   req.plugin = "block";
-  req.slurm_version = "24.11";
+  req.release = requested_release("24.11");
   const CommissionReport block = plan_commission(req);
   REQUIRE(block.slurm.size() == 2);
   CHECK(block.slurm[0].name == "topology.conf");
@@ -115,7 +115,7 @@ TEST_CASE("report plan: --plugin block and --format yaml add the file the cluste
 
   req.plugin = "tree";
   req.format = "yaml";
-  req.slurm_version = "25.05";
+  req.release = requested_release("25.05");
   const CommissionReport yaml = plan_commission(req);
   REQUIRE(yaml.slurm.size() == 2);
   CHECK(yaml.slurm[1].name == "topology.yaml");
@@ -124,7 +124,7 @@ TEST_CASE("report plan: --plugin block and --format yaml add the file the cluste
   CHECK(find_check(yaml, "slurm.topology-yaml")->verdict == Verdict::Pass);
 
   // topology.yaml came with 25.05: asking for it for 22.05 is bad input, naming the release.
-  req.slurm_version = "22.05";
+  req.release = requested_release("22.05");
   try {
     plan_commission(req);
     FAIL("expected an InputError");
@@ -138,7 +138,7 @@ TEST_CASE("report plan: a block file in service is compared with the generated b
   std::filesystem::create_directories(dir);
   CommissionRequest req = fattree_request();
   req.plugin = "block";
-  req.slurm_version = "24.11";
+  req.release = requested_release("24.11");
   const std::string blocks = plan_commission(req).slurm[1].text;
   req.topology = (dir / "topology.conf").string();
   {
