@@ -45,6 +45,26 @@ int package_line(const std::string& source, unsigned index) {
   }
 }
 
+// The line of the first `needle` in an XML export, 0 when it is not there (or a live node).
+int line_of(const std::string& source, const std::string& needle) {
+  std::string text;
+  if (source == "live" || !read_file_if_exists(source, text)) return 0;
+  const size_t pos = text.find(needle);
+  return pos == std::string::npos ? 0 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+}
+
+// NUMA node numbers as Linux gives them (below 1024; node JSON allows up to 2^20): a larger
+// os_index is a damaged export, which would otherwise give GPUs and NICs an impossible NUMA node.
+void check_numa_indexes(hwloc_topology_t t, const std::string& source) {
+  constexpr unsigned kMax = 1u << 20;
+  for (hwloc_obj_t n : objects(t, HWLOC_OBJ_NUMANODE))
+    if (n->os_index != HWLOC_UNKNOWN_INDEX && n->os_index > kMax)
+      throw InputError(source, line_of(source, "type=\"NUMANode\" os_index=\"" + std::to_string(n->os_index) + "\""),
+                       "expected a NUMA node number as Linux gives them (below " + std::to_string(kMax) + "), not " +
+                           std::to_string(n->os_index) + ": the export is damaged — export it again on the node with "
+                           "`lstopo --of xml` (or `slurmtopo collect`)");
+}
+
 // Sockets, cores per socket, threads per core, as slurmd -C derives them from the same hwloc
 // objects. Packages with different core counts cannot be one NodeName line: warn, keep max.
 // No package with a core at all (cpusets that cover none, in a damaged export) is no node Slurm
@@ -181,6 +201,7 @@ NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hos
   inv.source = source;
   read_cpus(t, inv, source);
   read_memory(t, inv);
+  check_numa_indexes(t, source);
   if (!has_io(t)) {
     // Without I/O objects a GPU node looks like a CPU node; emitting anything for it would
     // be wrong, so say so loudly and leave GPUs and NICs empty.

@@ -13,6 +13,7 @@
 
 #include "discover/hwloc_topology.h"
 #include "discover/node_json.h"
+#include "discover/node_set.h"
 #include "tests/discover/hwloc_test_support.h"
 
 using namespace slurmtopo;
@@ -602,6 +603,28 @@ TEST_CASE("a damaged export whose packages hold no core is an InputError at the 
   const auto loaded = load_node_xmls({s.path("nodes/node01.xml")}, 1);
   REQUIRE(std::holds_alternative<InputError>(loaded[0]));
   CHECK(std::string(std::get<InputError>(loaded[0]).what()).find(s.path("nodes/node01.xml") + expected) == 0);
+}
+
+TEST_CASE("a NUMA node number no kernel gives is an InputError at its line, loaded alone or from a directory") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  std::string text = read_text(*ipa);
+  const std::string numa3 = "type=\"NUMANode\" os_index=\"3\"";
+  REQUIRE(text.find(numa3) != std::string::npos);
+  text.replace(text.find(numa3), numa3.size(), "type=\"NUMANode\" os_index=\"3000000\"");  // GPU 0's NUMA node
+  ScratchDir s;
+  const std::string path = s.write("nodes/n1.xml", text);
+  const std::string expected = "expected a NUMA node number as Linux gives them (below 1048576), not 3000000";
+  try {
+    load_node_xml(path, "");
+    FAIL("loads");
+  } catch (const InputError& e) {
+    CHECK(e.line() > 0);
+    CHECK(std::string(e.what()).find(expected) != std::string::npos);
+  }
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  CHECK_THROWS_WITH_AS(load_node_set(src), doctest::Contains(expected.c_str()), InputError);
 }
 
 TEST_CASE("damaged strings and link matrices in an export: a node is still described, the damage said") {
