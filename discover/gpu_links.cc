@@ -41,6 +41,14 @@ void start_rows(std::vector<Gpu>& gpus, size_t i) {
   gpus[i].nvlinks[i] = -1;
 }
 
+// More NVLinks than any GPU has (18 on H100, the node JSON allows 1024): a damaged matrix.
+constexpr uint64_t kMaxLinks = 1024;
+
+std::string too_many_links(uint64_t bw, uint64_t links, const std::string& between) {
+  return "NVLink bandwidth " + std::to_string(bw) + " between " + between + " would be " + std::to_string(links) +
+         " links, more than any GPU has (a damaged export?)";
+}
+
 // NVSwitch system: NVML reports no direct GPU-GPU link (so neither may gres.conf), but each
 // GPU's links into the switches are what `nvidia-smi topo -m` prints between any two GPUs
 // (NV6 on a DGX-2, NV18 on a DGX H100).
@@ -60,7 +68,14 @@ void read_nvswitch_links(const hwloc_distances_s& m, const std::vector<int>& ind
                          " (type " + gpus[i].slurm_type + ") is unknown: NVSwitch links not counted");
       return;
     }
-    gpus[i].nvswitch_links = static_cast<int>((bw + per_link / 2) / per_link);
+    const uint64_t links = (bw + per_link / 2) / per_link;
+    if (links > kMaxLinks) {
+      warnings.push_back(too_many_links(bw, links, "GPU " + std::to_string(i) + " and its NVSwitches") +
+                         ": NVSwitch links not counted");
+      for (Gpu& g : gpus) g.nvswitch_links = 0;
+      return;
+    }
+    gpus[i].nvswitch_links = static_cast<int>(links);
   }
 }
 
@@ -103,7 +118,13 @@ void read_nvlink(hwloc_topology_t topology, const std::vector<GpuObjects>& objec
         rounded = true, warnings.push_back("NVLink bandwidth " + std::to_string(bw) + " between GPU " + std::to_string(i) +
                            " and GPU " + std::to_string(j) + " is not a multiple of " +
                            std::to_string(per_link) + " per link: rounded");
-      links[i][j] = std::max(links[i][j], static_cast<int>((bw + per_link / 2) / per_link));
+      const uint64_t count = (bw + per_link / 2) / per_link;
+      if (count > kMaxLinks) {
+        warnings.push_back(too_many_links(bw, count, "GPU " + std::to_string(i) + " and GPU " + std::to_string(j)) +
+                           ": no Links= derived");
+        return;
+      }
+      links[i][j] = std::max(links[i][j], static_cast<int>(count));
     }
   }
   for (size_t i = 0; i < gpus.size(); ++i) {

@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
 
+#include "base/files.h"
 #include "discover/hwloc_devices.h"
 #include "discover/hwloc_topology.h"
 #include "discover/meminfo.h"
@@ -27,9 +29,47 @@ bool has_cpus(hwloc_obj_t o) { return o->cpuset && !hwloc_bitmap_iszero(o->cpuse
 
 int weight(hwloc_const_bitmap_t b) { return b ? hwloc_bitmap_weight(b) : 0; }
 
+// The line of the `index`-th (0-based) package object of an XML export ("Package" in format
+// 2.0, "Socket" in 1.x; logical order is document order), 0 when it cannot be found (a live
+// node, or a file gone since).
+int package_line(const std::string& source, unsigned index) {
+  std::string text;
+  if (source == "live" || !read_file_if_exists(source, text)) return 0;
+  size_t pos = 0;
+  for (unsigned seen = 0;; ++seen) {
+    const size_t a = text.find("type=\"Package\"", pos), b = text.find("type=\"Socket\"", pos);
+    pos = std::min(a, b);
+    if (pos == std::string::npos) return 0;
+    if (seen == index) return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+    ++pos;
+  }
+}
+
+// The line of the first `needle` in an XML export, 0 when it is not there (or a live node).
+int line_of(const std::string& source, const std::string& needle) {
+  std::string text;
+  if (source == "live" || !read_file_if_exists(source, text)) return 0;
+  const size_t pos = text.find(needle);
+  return pos == std::string::npos ? 0 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n'));
+}
+
+// NUMA node numbers as Linux gives them (below 1024; node JSON allows up to 2^20): a larger
+// os_index is a damaged export, which would otherwise give GPUs and NICs an impossible NUMA node.
+void check_numa_indexes(hwloc_topology_t t, const std::string& source) {
+  constexpr unsigned kMax = 1u << 20;
+  for (hwloc_obj_t n : objects(t, HWLOC_OBJ_NUMANODE))
+    if (n->os_index != HWLOC_UNKNOWN_INDEX && n->os_index > kMax)
+      throw InputError(source, line_of(source, "type=\"NUMANode\" os_index=\"" + std::to_string(n->os_index) + "\""),
+                       "expected a NUMA node number as Linux gives them (below " + std::to_string(kMax) + "), not " +
+                           std::to_string(n->os_index) + ": the export is damaged — export it again on the node with "
+                           "`lstopo --of xml` (or `slurmtopo collect`)");
+}
+
 // Sockets, cores per socket, threads per core, as slurmd -C derives them from the same hwloc
 // objects. Packages with different core counts cannot be one NodeName line: warn, keep max.
-void read_cpus(hwloc_topology_t t, NodeInventory& inv) {
+// No package with a core at all (cpusets that cover none, in a damaged export) is no node Slurm
+// can describe (CoresPerSocket=0): an InputError at the first package.
+void read_cpus(hwloc_topology_t t, NodeInventory& inv, const std::string& source) {
   const std::vector<hwloc_obj_t> packages = objects(t, HWLOC_OBJ_PACKAGE);
   const std::vector<hwloc_obj_t> cores = objects(t, HWLOC_OBJ_CORE);
   const std::vector<hwloc_obj_t> pus = objects(t, HWLOC_OBJ_PU);
@@ -40,6 +80,16 @@ void read_cpus(hwloc_topology_t t, NodeInventory& inv) {
     per_package.push_back(hwloc_get_nbobjs_inside_cpuset_by_type(t, p->cpuset, core_type));
   if (per_package.empty()) per_package.push_back(static_cast<int>(cores.empty() ? pus.size() : cores.size()));
   inv.cores_per_socket = *std::max_element(per_package.begin(), per_package.end());
+  if (inv.cores_per_socket == 0) {
+    char* cpuset = nullptr;
+    if (!packages.empty() && packages.front()->cpuset) hwloc_bitmap_asprintf(&cpuset, packages.front()->cpuset);
+    const std::string set = cpuset ? cpuset : "";
+    std::free(cpuset);
+    throw InputError(source, package_line(source, 0),
+                     "expected each package to hold cores (Slurm's CoresPerSocket); no package holds one (package L#0's "
+                     "cpuset " + set + " covers no core): the export is damaged — export it again on the node with "
+                     "`lstopo --of xml` (or `slurmtopo collect`)");
+  }
   if (*std::min_element(per_package.begin(), per_package.end()) != inv.cores_per_socket)
     inv.warnings.push_back("packages have different core counts; CoresPerSocket uses the largest (" +
                            std::to_string(inv.cores_per_socket) + ")");
@@ -121,6 +171,27 @@ std::string short_name(std::string name) {
   return dot == std::string::npos ? name : name.substr(0, dot);
 }
 
+// Why an export with PCI devices has no PCI bridge: a VM's flat PCI bus (nothing to export),
+// or bridges the exporting hwloc left out (1.x, or 2.x told to filter them). The export's
+// hwlocVersion (lstopo records it) and where the devices sit tell the two apart.
+std::string missing_bridges_warning(hwloc_topology_t t) {
+  const char* v = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), "hwlocVersion");
+  const std::string version = v && *v ? v : "";
+  const std::string consequence = "devices under one host bridge are reported PHB although they may share a switch (PIX/PXB)";
+  if (pci_tree_flat(t)) {
+    int devices = 0;
+    for (hwloc_obj_t d = hwloc_get_next_pcidev(t, nullptr); d; d = hwloc_get_next_pcidev(t, d)) ++devices;
+    return "export has no PCI bridges: its PCI tree is flat (" + (version.empty() ? "" : "hwloc " + version + "; ") +
+           "all " + std::to_string(devices) + " PCI devices sit directly on their host bridge's bus, as in a VM, "
+           "whose hypervisor hides the host's PCIe switches): " + consequence + " on the host";
+  }
+  std::string who;
+  if (version.empty()) who = "the exporting hwloc (its version is not in the export) left them out";
+  else if (version[0] == '0' || version[0] == '1') who = "hwloc " + version + " left them out, as 1.x exports often do";
+  else who = "hwloc " + version + " exported it with bridges filtered out";
+  return "export has no PCI bridges: " + who + " (its devices sit on buses below their host bridge's): " + consequence;
+}
+
 }  // namespace
 
 NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hostname,
@@ -128,8 +199,9 @@ NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hos
   NodeInventory inv;
   inv.hostname = hostname;
   inv.source = source;
-  read_cpus(t, inv);
+  read_cpus(t, inv, source);
   read_memory(t, inv);
+  check_numa_indexes(t, source);
   if (!has_io(t)) {
     // Without I/O objects a GPU node looks like a CPU node; emitting anything for it would
     // be wrong, so say so loudly and leave GPUs and NICs empty.
@@ -160,13 +232,12 @@ NodeInventory inventory_from_topology(hwloc_topology_t t, const std::string& hos
     for (size_t n = 0; n < nics.size(); ++n)
       inv.gpu_nic[g][n] = classify_pci_path(t, gpus[g].objects.pci, nics[n].pci);
     for (size_t h = 0; h < gpus.size(); ++h)
-      inv.gpu_gpu[g][h] = classify_pci_path(t, gpus[g].objects.pci, gpus[h].objects.pci);
+      inv.gpu_gpu[g][h] = g == h ? PathClass::X : classify_pci_path(t, gpus[g].objects.pci, gpus[h].objects.pci);
   }
 
   if ((!gpus.empty() || !nics.empty()) && pci_bridges_missing(t)) {
     inv.pci_bridges_missing = true;
-    inv.warnings.push_back("export has no PCI bridges (hwloc 1.11-era): devices under one host "
-                           "bridge are reported PHB although they may share a switch (PIX/PXB)");
+    inv.warnings.push_back(missing_bridges_warning(t));
   }
   read_gpu_links(t, gpu_objects, inv.gpus, inv.warnings);
   for (const Gpu& g : inv.gpus)

@@ -11,6 +11,7 @@
 #include "base/files.h"
 #include "base/input_error.h"
 #include "discover/fabric.h"
+#include "slurm/node_names.h"
 
 namespace slurmtopo {
 namespace {
@@ -123,6 +124,13 @@ NameMap load_name_map(const std::string& path) {
     const std::vector<Token> tokens = tokenize(line, path, number);
     if (tokens.empty()) continue;
     Entry e = parse_entry(tokens, path, number);
+    // The name's first word is the node's name (host or switch): Slurm's hostlists, and so
+    // topology.conf and every hostlist slurmtopo prints, keep its trailing number in 64 bits.
+    const std::string word = e.name.substr(0, e.name.find_first_of(" \t"));
+    if (trailing_number_too_large(word))
+      throw InputError(path, number,
+                       "expected a node name whose number a Slurm hostlist can hold; `" + word +
+                           "` ends in a number above 18446744073709551615");
     const auto [it, added] = map.by_guid.emplace(e.guid, e.name);
     if (added) {
       first_line[e.guid] = number;

@@ -12,6 +12,7 @@ const char* to_string(PathClass c) {
     case PathClass::PHB: return "PHB";
     case PathClass::NODE: return "NODE";
     case PathClass::SYS: return "SYS";
+    case PathClass::X: return "X";
     case PathClass::Unknown: break;
   }
   return "UNKNOWN";

@@ -10,7 +10,8 @@
 namespace slurmtopo {
 
 // nvidia-smi topo -m's classes, nearest first. NVLink is not a PCIe class: see Gpu::nvlinks.
-enum class PathClass { PIX, PXB, PHB, NODE, SYS, Unknown };
+// X is a device against itself (the diagonal of gpu_gpu), as nvidia-smi topo -m prints it.
+enum class PathClass { PIX, PXB, PHB, NODE, SYS, Unknown, X };
 const char* to_string(PathClass c);
 
 struct Gpu {
@@ -48,7 +49,7 @@ struct NodeInventory {
   uint64_t memory_mib = 0;    // RealMemory candidate (total, MiB)
   std::vector<Gpu> gpus;      // Slurm index order
   std::vector<RdmaNic> nics;  // PCI order
-  // gpu_nic[g][n], gpu_gpu[g][h]: PCIe path class between devices.
+  // gpu_nic[g][n], gpu_gpu[g][h]: PCIe path class between devices; gpu_gpu[g][g] is X.
   std::vector<std::vector<PathClass>> gpu_nic, gpu_gpu;
   bool pci_bridges_missing = false;  // old exports: PIX cannot be told from PHB
   std::vector<std::string> warnings;

@@ -61,10 +61,24 @@ PathClass path_class(const json& v, const json::json_pointer& at) {
   throw JsonSchemaError{at, "a path class: PIX, PXB, PHB, NODE, SYS or UNKNOWN"};
 }
 
-std::vector<std::vector<PathClass>> class_matrix(const JsonFields& f, const char* key, size_t rows, size_t cols) {
+// A GPU against itself: X, as nvidia-smi topo -m prints it (older slurmtopo wrote PIX there,
+// hand-written files may say UNKNOWN: any path class reads as X).
+PathClass self_class(const json& v, const json::json_pointer& at) {
+  if (v.is_string() && v.get<std::string>() == to_string(PathClass::X)) return PathClass::X;
+  path_class(v, at);
+  return PathClass::X;
+}
+
+// `square`: gpu_gpu, whose diagonal is X and only the diagonal.
+std::vector<std::vector<PathClass>> class_matrix(const JsonFields& f, const char* key, size_t rows, size_t cols,
+                                                 bool square) {
   const json& a = f.array(key);
   // [] = not known (a hand-written node): every pair Unknown, so the sizes still match.
-  if (a.empty()) return std::vector<std::vector<PathClass>>(rows, std::vector<PathClass>(cols, PathClass::Unknown));
+  if (a.empty()) {
+    std::vector<std::vector<PathClass>> m(rows, std::vector<PathClass>(cols, PathClass::Unknown));
+    for (size_t r = 0; square && r < rows; ++r) m[r][r] = PathClass::X;
+    return m;
+  }
   if (a.size() != rows)
     throw JsonSchemaError{f.at(key), std::string("\"") + key + "\" to have one row per GPU (" + std::to_string(rows) + ")"};
   std::vector<std::vector<PathClass>> m;
@@ -73,7 +87,16 @@ std::vector<std::vector<PathClass>> class_matrix(const JsonFields& f, const char
     if (!a[r].is_array() || a[r].size() != cols)
       throw JsonSchemaError{at, "a row of " + std::to_string(cols) + " path classes"};
     std::vector<PathClass> row;
-    for (size_t c = 0; c < cols; ++c) row.push_back(path_class(a[r][c], at / c));
+    for (size_t c = 0; c < cols; ++c) {
+      if (square && c == r) {
+        row.push_back(self_class(a[r][c], at / c));
+        continue;
+      }
+      if (a[r][c].is_string() && a[r][c].get<std::string>() == to_string(PathClass::X))
+        throw JsonSchemaError{at / c, std::string("a path class: PIX, PXB, PHB, NODE, SYS or UNKNOWN (X is ") +
+                                          (square ? "a GPU against itself, only on the diagonal)" : "a device against itself)")};
+      row.push_back(path_class(a[r][c], at / c));
+    }
     m.push_back(std::move(row));
   }
   return m;
@@ -142,8 +165,8 @@ NodeInventory read_node(const json& root) {
   for (size_t i = 0; i < gpus.size(); ++i) n.gpus.push_back(read_gpu(gpus[i], f.at("gpus") / i, i, gpus.size(), version));
   const json& nics = f.array("nics");
   for (size_t i = 0; i < nics.size(); ++i) n.nics.push_back(read_nic(nics[i], f.at("nics") / i));
-  n.gpu_nic = class_matrix(f, "gpu_nic", n.gpus.size(), n.nics.size());
-  n.gpu_gpu = class_matrix(f, "gpu_gpu", n.gpus.size(), n.gpus.size());
+  n.gpu_nic = class_matrix(f, "gpu_nic", n.gpus.size(), n.nics.size(), false);
+  n.gpu_gpu = class_matrix(f, "gpu_gpu", n.gpus.size(), n.gpus.size(), true);
   n.pci_bridges_missing = f.boolean("pci_bridges_missing");
   const json& warnings = f.array("warnings");
   for (size_t i = 0; i < warnings.size(); ++i) {
@@ -200,7 +223,7 @@ std::string node_to_json(const NodeInventory& node) {
   j["gpu_gpu"] = classes_json(node.gpu_gpu);
   j["pci_bridges_missing"] = node.pci_bridges_missing;
   j["warnings"] = node.warnings;
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 NodeInventory node_from_json(std::string_view text, const std::string& file) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 #include <variant>
 
@@ -60,9 +61,13 @@ void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std
   for (const auto& entry : it)
     if (entry.is_regular_file()) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  int ignored = 0;
+  int ignored = 0, nvlink_files = 0;
   for (const fs::path& p : files) {
     const std::string ext = p.extension().string();
+    if (p.filename().string().ends_with(".fabric.csv")) {
+      ++nvlink_files;  // collect's NVLink domain file of a node, read by --nvlink-domains
+      continue;
+    }
     if (ext != ".xml" && ext != ".json") {
       ++ignored;  // collect's logs, editor backups, interrupted `*.xml.tmp.*`
       continue;
@@ -80,10 +85,12 @@ void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std
   }
   if (ignored)
     warnings.push_back(dir + ": " + std::to_string(ignored) + " file(s) without .xml/.json ignored");
-  if (files.size() == static_cast<size_t>(ignored))
+  if (files.size() == static_cast<size_t>(ignored + nvlink_files))
     throw InputError(dir, 0,
-                     "no node files in the --nodes-dir directory: expected <hostname>.xml (`lstopo --of xml`) "
-                     "or <hostname>.json (`slurmtopo discover node`); `slurmtopo collect` gathers them");
+                     std::string("no node files in the --nodes-dir directory") +
+                         (nvlink_files ? " (only NVLink domain files, HOST.fabric.csv, which --nvlink-domains reads)" : "") +
+                         ": expected <hostname>.xml (`lstopo --of xml`) "
+                         "or <hostname>.json (`slurmtopo discover node`); `slurmtopo collect` gathers them");
 }
 
 void jobs_from_class(const std::string& spec, std::map<std::string, Job>& jobs) {
@@ -217,6 +224,13 @@ NodeSet load_node_set(const NodeSources& sources) {
   std::vector<std::string> own_warnings;
   if (!sources.nodes_dir.empty()) jobs_from_dir(sources.nodes_dir, jobs, own_warnings);
   for (const std::string& spec : sources.node_classes) jobs_from_class(spec, jobs);
+
+  // --nodes restricts: a host outside the list is not read at all (its file may even be
+  // one that would not load), so the files written describe exactly the hosts asked for.
+  if (!sources.expected_hosts.empty()) {
+    const std::set<std::string> wanted(sources.expected_hosts.begin(), sources.expected_hosts.end());
+    std::erase_if(jobs, [&](const auto& job) { return !wanted.count(job.first); });
+  }
 
   std::vector<Job> ordered;
   for (auto& [host, job] : jobs) ordered.push_back(job);

@@ -14,9 +14,11 @@ namespace slurmtopo {
 struct NodeSources {
   std::string nodes_dir;                     // --nodes-dir DIR
   std::vector<std::string> node_classes;     // --node-class 'gpu[001-064]=dgx.xml', repeatable
-  // Hosts that must be described (slurm.conf's nodes, --nodes, a collect run's list). A host
-  // in this list without a file is an InputError — a gres.conf silently missing a node is
-  // worse than none — unless allow_missing, which makes it a warning and fills `missing`.
+  // Hosts that must be described (--nodes, a collect run's list, the hosts simulated). When
+  // given, they are the set: files of other hosts (in the directory, or --node-class hosts
+  // outside the list) are not loaded. A host in this list without a file is an InputError —
+  // a gres.conf silently missing a node is worse than none — unless allow_missing, which
+  // makes it a warning and fills `missing`.
   std::vector<std::string> expected_hosts;
   bool allow_missing = false;
   std::string allow_missing_option = "--allow-missing";  // the caller's flag for allow_missing, named in the error
@@ -45,7 +47,7 @@ NodeSet load_node_set(const NodeSources& sources);
 
 // The same, for sources given on a command line: InputError when there are none (neither
 // --nodes-dir nor --node-class), and `nodes` (a hostlist, may be empty) becomes the hosts that
-// must be described.
+// must be described, and the only ones loaded.
 NodeSet load_node_set(NodeSources sources, const std::string& nodes);
 
 // One node from a file, by extension (.xml: hwloc export, .json: NodeInventory); `hostname`

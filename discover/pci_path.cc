@@ -79,4 +79,17 @@ bool pci_bridges_missing(hwloc_topology_t topology) {
   return true;
 }
 
+bool pci_tree_flat(hwloc_topology_t topology) {
+  for (hwloc_obj_t d = hwloc_get_next_pcidev(topology, nullptr); d; d = hwloc_get_next_pcidev(topology, d)) {
+    const hwloc_obj_t parent = d->parent;
+    if (parent && is_host_bridge(parent)) {
+      if (hwloc_enum_value(parent->attr->bridge.downstream_type) != HWLOC_OBJ_BRIDGE_PCI) return false;
+      if (parent->attr->bridge.downstream.pci.secondary_bus != d->attr->pcidev.bus) return false;
+    } else if (!parent || parent->type == HWLOC_OBJ_BRIDGE || d->attr->pcidev.bus != 0) {
+      return false;  // below a PCI device or a PCI bridge, or off bus 00 without a host bridge
+    }
+  }
+  return true;
+}
+
 }  // namespace slurmtopo

@@ -26,8 +26,15 @@ PathClass classify_pci_path(hwloc_topology_t topology, hwloc_obj_t a, hwloc_obj_
 // parent spans several NUMA nodes.
 hwloc_obj_t numa_node_of(hwloc_topology_t topology, hwloc_obj_t io);
 
-// True when the topology has PCI devices but not a single PCI-to-PCI bridge: hwloc 1.11-era
-// exports dropped them, and then PIX/PXB pairs are indistinguishable from PHB.
+// True when the topology has PCI devices but not a single PCI-to-PCI bridge: PIX/PXB pairs
+// are then indistinguishable from PHB. Two causes, told apart by pci_tree_flat().
 bool pci_bridges_missing(hwloc_topology_t topology);
+
+// True when every PCI device sits on its host bridge's own bus (bus 00 below a `[00-00]`
+// host bridge): a flat PCI tree, as a VM's virtual PCI bus is — there never were bridges to
+// export. False when some device's bus lies further down than its host bridge's bus, so a
+// PCI-to-PCI bridge between them is missing from the export (old hwloc 1.x exports, or
+// bridges filtered out).
+bool pci_tree_flat(hwloc_topology_t topology);
 
 }  // namespace slurmtopo

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
@@ -29,6 +30,12 @@ std::vector<std::pair<int, size_t>> gpus_of(const ParsedGres& gres, const std::s
   return out;
 }
 
+// Every core of `part` is in `whole` (lists in any order).
+bool contains_all(const std::vector<int>& whole, const std::vector<int>& part) {
+  const std::set<int> in(whole.begin(), whole.end());
+  return std::all_of(part.begin(), part.end(), [&](int c) { return in.count(c) > 0; });
+}
+
 }  // namespace
 
 std::vector<GresIssue> compare_gres_with_nodes(const ParsedGres& gres, const std::vector<ClassGres>& classes,
@@ -49,6 +56,15 @@ std::vector<GresIssue> compare_gres_with_nodes(const ParsedGres& gres, const std
           if (!want.cores.empty())
             warnings.push_back({gres.file, g.line, gpu + " has no Cores=: jobs may run on any core, the GPU's own are " +
                                                        format_ranges(want.local_cores)});
+        } else if (!want.cores.empty() && g.cores != want.cores && g.cores != want.local_cores &&
+                   contains_all(g.cores, want.cores)) {
+          // A superset (Cores=0-111 for every GPU): slurmd -G and slurmctld of every release take
+          // it, whether it also passes the release's socket rule is check_gres's; jobs may then
+          // run on cores far from the GPU.
+          warnings.push_back({gres.file, g.line, gpu + " Cores=" + format_ranges(g.cores) + " is more than the GPU's own cores " +
+                                                     format_ranges(want.local_cores) +
+                                                     (want.cores != want.local_cores ? " (" + format_ranges(want.cores) + " as this release needs)" : "") +
+                                                     ": slurmd accepts it, but jobs may be bound to cores far from the GPU"});
         } else if (!want.cores.empty() && g.cores != want.cores && g.cores != want.local_cores) {
           errors.push_back({gres.file, g.line, gpu + " Cores=" + format_ranges(g.cores) + " but the GPU is local to cores " +
                                                    format_ranges(want.local_cores) +

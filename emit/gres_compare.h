@@ -13,9 +13,12 @@
 
 namespace slurmtopo {
 
-// Errors: a GPU's Cores= that is neither the GPU's own cores nor what the release's rule widens
-// them to; Links= that differ from the exports' NVLink counts. Warnings: no Cores= (every core
-// allowed), no Links= where the exports have NVLink counts. Nodes of one class with the same
+// Errors: a GPU's Cores= that misses some of the GPU's own cores (or of what the release's rule
+// widens them to); Links= that differ from the exports' NVLink counts. Warnings: a Cores= that
+// holds them all and more (`Cores=0-111` for every GPU: slurmd -G of 22.05, 24.11 and 26.05
+// takes it, and so does slurmctld where it passes the release's socket rule, which
+// check_gres applies), no Cores= (every core allowed), no Links= where the exports have
+// NVLink counts. Nodes of one class with the same
 // lines are reported once, by hostlist; nodes the file has no gpu line for are left to
 // check_gres (a count mismatch).
 std::vector<GresIssue> compare_gres_with_nodes(const ParsedGres& gres, const std::vector<ClassGres>& classes,

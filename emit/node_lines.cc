@@ -68,17 +68,27 @@ NodeLine node_line_for_class(const std::vector<const NodeInventory*>& hosts, con
     if (it == line.gres.end()) line.gres.emplace_back(g.slurm_type, 1);
     else ++it->second;
   }
-  // The list most hosts of the class need (the model's on a tie), and the hosts that differ.
+  // The set most hosts of the class need, and the hosts that differ. NCCL_IB_HCA is a set (NCCL
+  // pairs each GPU with its nearest listed NIC itself): hosts that number their mlx5 devices in
+  // another order need no other list. On a tie, the set of the host that comes first (the
+  // model), as inspect's class-layout finding chooses (graph/node_join.cc); the list is
+  // written in that host's GPU order.
+  std::vector<std::vector<std::string>> lists, sets;
   std::map<std::vector<std::string>, std::vector<std::string>> layouts;
-  for (const NodeInventory* h : hosts) layouts[nccl_hcas(*h)].push_back(h->hostname);
-  line.nccl_hcas = nccl_hcas(model);
-  size_t most = layouts[line.nccl_hcas].size();
-  for (const auto& [list, names] : layouts)
-    if (names.size() > most) most = names.size(), line.nccl_hcas = list;
-  line.nccl_hosts = most;
+  for (const NodeInventory* h : hosts) {
+    lists.push_back(nccl_hcas(*h));
+    sets.push_back(lists.back());
+    std::sort(sets.back().begin(), sets.back().end());
+    layouts[sets.back()].push_back(h->hostname);
+  }
+  size_t first = 0;
+  for (size_t i = 1; i < hosts.size(); ++i)
+    if (layouts[sets[i]].size() > layouts[sets[first]].size()) first = i;
+  line.nccl_hcas = lists[first];
+  line.nccl_hosts = layouts[sets[first]].size();
   line.nccl_class_hosts = hosts.size();
-  for (const auto& [list, names] : layouts)
-    if (list != line.nccl_hcas) line.nccl_differ.insert(line.nccl_differ.end(), names.begin(), names.end());
+  for (const auto& [set, names] : layouts)
+    if (set != sets[first]) line.nccl_differ.insert(line.nccl_differ.end(), names.begin(), names.end());
   std::sort(line.nccl_differ.begin(), line.nccl_differ.end(), [](const auto& a, const auto& b) { return natural_less(a, b); });
   return line;
 }

@@ -28,8 +28,9 @@ struct NodeLine {
   uint64_t real_memory = 0;  // real_memory_mib(memory_mib)
   std::vector<std::pair<std::string, int>> gres;  // (type, count), types by first GPU index
   // NCCL_IB_HCA: the nearest rail NIC of each GPU in GPU order, each once — never an Ethernet
-  // port on a host with InfiniBand ones — as most hosts of the class have it (the model's on a
-  // tie); nccl_differ: the hosts whose own list differs (their layout is not the class's).
+  // port on a host with InfiniBand ones — as most hosts of the class have it, compared as sets
+  // (the model's on a tie); nccl_differ: the hosts whose own set differs (their layout is not
+  // the class's).
   std::vector<std::string> nccl_hcas;
   size_t nccl_hosts = 0, nccl_class_hosts = 0;
   std::vector<std::string> nccl_differ;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -216,8 +217,12 @@ std::string gpu_nic_text(const GpuPath& p) {
 }
 
 // One NodeName/gres.conf line and one NCCL_IB_HCA list serve a whole class; hosts whose
-// GPU→NIC layout differs (NIC naming or placement not in the hardware signature) are not
-// described by them.
+// GPU→NIC layout differs (NIC placement not in the hardware signature) are not described by
+// them. NCCL_IB_HCA is a set (NCCL pairs each GPU with its nearest listed NIC itself), so a
+// layout is the NIC count, each GPU's path class and the set of nearest NICs: hosts that only
+// number their mlx5 devices in another order have one layout. The usual layout is the most
+// common one, on a tie the class representative's (its first host), as emit nodes chooses
+// the class's NCCL_IB_HCA list (emit/node_lines.h).
 void class_layout_findings(const NodeSet& set, const NodeJoin& j, std::vector<Finding>& out) {
   std::unordered_map<std::string, size_t> join_of_name;
   for (size_t i = 0; i < j.hosts.size(); ++i) join_of_name[set.nodes[j.hosts[i].node].hostname] = i;
@@ -229,17 +234,27 @@ void class_layout_findings(const NodeSet& set, const NodeJoin& j, std::vector<Fi
       auto it = join_of_name.find(name);
       if (it == join_of_name.end()) continue;
       const HostJoin& h = j.hosts[it->second];
-      std::string key = std::to_string(set.nodes[h.node].nics.size()) + " NICs";
-      for (const GpuPath& p : h.gpus) key += "; " + gpu_nic_text(p);
+      std::string key = std::to_string(set.nodes[h.node].nics.size()) + " NICs;";
+      std::set<std::string> nics;
+      for (const GpuPath& p : h.gpus) {
+        key += std::string(" ") + to_string(p.path);
+        if (!p.nic_name.empty()) nics.insert(p.nic_name);
+      }
+      key += "; {" + joined({nics.begin(), nics.end()}) + "}";
       members.push_back(it->second);
       layout.push_back(key);
     }
-    int runner_up = 0;
-    auto [usual, count] = most_common(layout, runner_up);
-    if (count == static_cast<int>(members.size())) continue;
-    const HostJoin* model = nullptr;
-    for (size_t i = 0; i < members.size() && !model; ++i)
-      if (layout[i] == usual) model = &j.hosts[members[i]];
+    if (members.empty()) continue;
+    // Hosts in natural order: a tie goes to the layout whose first host comes first.
+    std::map<std::string, int> counts;
+    for (const auto& l : layout) ++counts[l];
+    size_t first = 0;
+    for (size_t i = 1; i < members.size(); ++i)
+      if (counts[layout[i]] > counts[layout[first]]) first = i;
+    const std::string usual = layout[first];
+    if (counts[usual] == static_cast<int>(members.size())) continue;
+    const HostJoin* model = &j.hosts[members[first]];
+    const bool most = 2 * counts[usual] > static_cast<int>(members.size());
     for (size_t i = 0; i < members.size(); ++i) {
       if (layout[i] == usual) continue;
       const HostJoin& h = j.hosts[members[i]];
@@ -250,9 +265,11 @@ void class_layout_findings(const NodeSet& set, const NodeJoin& j, std::vector<Fi
       size_t nics = set.nodes[h.node].nics.size(), usual_nics = set.nodes[model->node].nics.size();
       if (nics != usual_nics)
         mine.push_back(std::to_string(nics) + " NICs"), theirs.push_back(std::to_string(usual_nics) + " NICs");
+      const std::string whose = most ? "most of " + cls.hostlist + " have "
+                                     : set.nodes[model->node].hostname + " has (no layout is most of " + cls.hostlist +
+                                           "'s; the class follows its first host) ";
       out.push_back({Kind::ClassLayout, set.nodes[h.node].hostname,
-                     joined(mine) + " where most of " + cls.hostlist + " have " + joined(theirs) +
-                         ": the class's NCCL_IB_HCA list does not describe it"});
+                     joined(mine) + " where " + whose + joined(theirs) + ": the class's NCCL_IB_HCA list does not describe it"});
     }
   }
 }

@@ -54,7 +54,7 @@ void report_apply(const ApplyResult& r, bool json, std::ostream& out, std::ostre
     j["out_of_topology"] = r.out_of_topology;
     j["steps"] = r.steps;
     j["warnings"] = r.warnings;
-    out << j.dump(2) << "\n";
+    out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     return;
   }
   for (const auto& w : r.warnings) err << "slurmtopo: warning: " << w << "\n";

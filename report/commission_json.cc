@@ -146,7 +146,7 @@ std::string commission_json(const CommissionReport& r) {
   j["baseline"] = baseline(r.baseline, r.findings);
   j["hosts"] = compress_hostlist(r.hosts);
   j["cables"] = r.cables;
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace slurmtopo

@@ -249,7 +249,7 @@ std::string inspect_json(const Cluster& c) {
                               {"subject", a.subject},
                               {"detail", a.detail},
                               {"count", a.count}});
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace slurmtopo

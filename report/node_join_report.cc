@@ -113,7 +113,7 @@ std::string inspect_json_with_nodes(const std::string& inspect_json, const NodeS
     n["anomalies"].push_back({{"kind", to_string(a.kind)}, {"subject", a.subject}, {"detail", a.detail}});
   n["warnings"] = nodes.warnings;
   j["nodes"] = n;
-  return j.dump(1) + "\n";
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::string inspect_report(const Cluster& cluster, const NodeSet* nodes, bool json) {

@@ -150,7 +150,7 @@ std::string simulate_report(const SimulationResult& r, bool json) {
     j["routing"] = a.routing;
     j["placements"] = nlohmann::ordered_json::array({to_json(a)});
     if (r.compared) j["placements"].push_back(to_json(*r.compared));
-    out << j.dump(2) << "\n";
+    out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else if (r.compared) {
     print_compare(out, a, *r.compared, r.profile);
   } else {

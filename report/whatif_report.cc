@@ -266,7 +266,7 @@ std::string whatif_report(const json& header, const std::vector<json>& records, 
     doc["run"] = header;
     if (mode == "edits") doc["summary"] = edits_summary(header, records);
     doc["records"] = records;
-    return doc.dump(2) + "\n";
+    return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   std::ostringstream out;
   print_header(out, header);
@@ -277,7 +277,7 @@ std::string whatif_report(const json& header, const std::vector<json>& records, 
 }
 
 std::string whatif_output(const WhatifResult& r, bool json) {
-  if (r.shard) return shard_document(r.header, *r.shard, r.records).dump(2) + "\n";
+  if (r.shard) return shard_document(r.header, *r.shard, r.records).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   const MergedRun run = as_merged(r.header, r.records);
   return whatif_report(run.header, run.records, json);
 }

@@ -35,13 +35,14 @@ join() { local IFS=,; echo "$*"; }      # "a,b,c"
 cores=("$(join $(seq 0 55))" "$(join $(seq 56 111))")
 
 # What every host shares, built once (bash subshells are slow on a busy machine).
-# Path classes: own switch PIX, same socket NODE, other socket SYS (nvidia-smi topo -m).
-matrix() {  # COLUMNS_SOCKETS... (the rows are the 8 GPUs)
-  local g n row cls cols=("$@")
+# Path classes: own switch PIX, same socket NODE, other socket SYS (nvidia-smi topo -m); SELF
+# on the diagonal: PIX for a GPU and its NIC, X for a GPU against itself.
+matrix() {  # SELF COLUMNS_SOCKETS... (the rows are the 8 GPUs)
+  local g n row cls self=$1 cols=("${@:2}")
   for g in 0 1 2 3 4 5 6 7; do
     row=""
     for n in "${!cols[@]}"; do
-      if (( n == g )); then cls=PIX
+      if (( n == g )); then cls=$self
       elif (( cols[n] == gpu_socket[g] )); then cls=NODE
       else cls=SYS; fi
       row+="${row:+, }\"$cls\""
@@ -58,8 +59,8 @@ gpus_json=$(
     printf '   "numa_node": %d, "socket": %d, "nvlinks": [], "nvswitch_links": 18}%s\n' "$s" "$s" "$( (( g == 7 )) || echo ,)"
   done
 )
-gpu_nic_json=$(matrix "${nic_socket[@]}")
-gpu_gpu_json=$(matrix "${gpu_socket[@]}")
+gpu_nic_json=$(matrix PIX "${nic_socket[@]}")
+gpu_gpu_json=$(matrix X "${gpu_socket[@]}")
 
 node_json() {  # HOST_NUMBER
   local h=$1 name idx g n rail last

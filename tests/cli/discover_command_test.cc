@@ -36,6 +36,26 @@ TEST_CASE("slurmtopo discover node --xml: JSON to a file, warnings to stderr") {
   CHECK(s.read("sierra1.json") == slurmtopo::node_to_json(slurmtopo::load_node_xml(xml, "sierra1")));
 }
 
+TEST_CASE("slurmtopo discover node --xml h200-vm: a VM's flat PCI tree said as such, X on the GPU-GPU diagonal") {
+  if (!have("measured/h200-vm/h200-vm.xml")) return;
+  Scratch s;
+  const auto r = run("discover node --xml " + (kNodes / "measured/h200-vm/h200-vm.xml").string() + " -o " + s.path("vm.json"));
+  CHECK(r.code == 0);
+  CHECK(r.output.find("warning: vm: export has no PCI bridges: its PCI tree is flat (hwloc 2.9.0; ") != std::string::npos);
+  CHECK(r.output.find("1.11") == std::string::npos);
+  const std::string json = s.read("vm.json");
+  CHECK(json.find("\"gpu_gpu\": [\n  [\n   \"X\"\n  ]\n ]") != std::string::npos);  // one GPU: itself
+}
+
+TEST_CASE("slurmtopo discover node: a damaged export with no cores per socket exits 2 with its line, writes nothing") {
+  Scratch s;
+  const std::string bad = (std::filesystem::path(SLURMTOPO_SOURCE_DIR) / "tests/bad/hwloc/package-without-cores.xml").string();
+  const auto r = run("discover node --xml " + bad + " -o " + s.path("out.json"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find(bad + ":5: expected each package to hold cores") != std::string::npos);
+  CHECK_FALSE(s.exists("out.json"));
+}
+
 TEST_CASE("slurmtopo discover node: bad XML exits 2 and writes nothing") {
   Scratch s;
   const std::string bad = s.write("v3.xml", "<?xml version=\"1.0\"?>\n<topology version=\"3.0\">\n</topology>\n");

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "base/version.h"
 #include "tests/cli/cli_test_support.h"
 #include "tests/skip.h"
@@ -121,3 +124,43 @@ TEST_CASE("inspect: the topograph dump's unresolved HCAs, one line per leaf, eve
   CHECK(ubuntu);
   CHECK(j["rails"].size() == 4);
 }
+
+TEST_CASE("inspect/emit topology: a host number no hostlist can hold is a file:line error in a map (exit 2), unresolved in a dump") {
+  // Held out: both exited 1 (std::invalid_argument from hostlist compression).
+  Scratch s;
+  const std::string fabric = std::string(SLURMTOPO_SOURCE_DIR) + "/samples/fattree-2level.topo";
+  const std::string map = s.write("huge.map", "0xb83fd20300c00000 \"cn99999999999999999999 HCA-1\"\n");
+  for (const std::string cmd : {"inspect", "emit topology"}) {
+    CAPTURE(cmd);
+    Run r = run(cmd + " --fabric " + fabric + " --node-name-map " + map);
+    CHECK(r.code == 2);
+    CHECK(r.output == "slurmtopo: " + map + ":1: expected a node name whose number a Slurm hostlist can hold; "
+                      "`cn99999999999999999999` ends in a number above 18446744073709551615\n");
+  }
+  // The same name in the fabric's own node description: that HCA is unresolved, the rest is written.
+  std::ifstream in(fabric);
+  std::string text{std::istreambuf_iterator<char>(in), {}};
+  for (size_t at; (at = text.find("# \"cn001 mlx5_0\"")) != std::string::npos;)
+    text.replace(at, 16, "# \"cn99999999999999999999 mlx5_0\"");
+  const std::string dump = s.write("huge.topo", text);
+  Run e = run("emit topology --fabric " + dump);
+  CHECK(e.code == 0);
+  CHECK(e.output.find("warning: 1 HCA has no usable host name (see slurmtopo inspect)") != std::string::npos);
+  CHECK(e.output.find("SwitchName=") != std::string::npos);
+  Run i = run("inspect --fabric " + dump);
+  CHECK(i.code == 0);
+  CHECK(i.output.find("'cn99999999999999999999' is not a valid Slurm node name") != std::string::npos);
+}
+
+TEST_CASE("inspect --json: a node description that is not UTF-8 is written as U+FFFD, not an internal error") {
+  Scratch s;
+  std::ifstream in(std::string(SLURMTOPO_SOURCE_DIR) + "/samples/fattree-2level.topo");
+  std::string text{std::istreambuf_iterator<char>(in), {}};
+  for (size_t at; (at = text.find("# \"cn001 mlx5_0\"")) != std::string::npos;)
+    text.replace(at, 16, "# \"cn\xff" "001 mlx5_0\"");
+  Run r = run("inspect --json --fabric " + s.write("latin1.topo", text));
+  CHECK(r.code == 0);
+  CHECK(r.output.find("cn\xef\xbf\xbd" "001") != std::string::npos);
+  CHECK_NOTHROW((void)nlohmann::json::parse(r.output));
+}
+

@@ -13,6 +13,7 @@
 
 #include "discover/hwloc_topology.h"
 #include "discover/node_json.h"
+#include "discover/node_set.h"
 #include "tests/discover/hwloc_test_support.h"
 
 using namespace slurmtopo;
@@ -35,9 +36,9 @@ TEST_CASE("hwloc/nvidiaDGX2.xml: 16 V100 behind two-level PLX switches, NVSwitch
   // top switch 2c:00.0: PXB. 57:00.0 is under host bridge [4e-67], same package: NODE. The
   // b7..e7 GPUs are on package 1: SYS. nvidia-smi topo -m on a DGX-2 (NVIDIA/nccl-tests#78)
   // shows the same shape through its NICs: GPU0 mlx5_0 PIX, mlx5_1 PXB, mlx5_2 NODE, mlx5_4 SYS.
-  CHECK(row(n->gpu_gpu[0]) == "PIX PIX PXB PXB NODE NODE NODE NODE SYS SYS SYS SYS SYS SYS SYS SYS");
-  CHECK(row(n->gpu_gpu[6]) == "NODE NODE NODE NODE PXB PXB PIX PIX SYS SYS SYS SYS SYS SYS SYS SYS");
-  CHECK(row(n->gpu_gpu[9]) == "SYS SYS SYS SYS SYS SYS SYS SYS PIX PIX PXB PXB NODE NODE NODE NODE");
+  CHECK(row(n->gpu_gpu[0]) == "X PIX PXB PXB NODE NODE NODE NODE SYS SYS SYS SYS SYS SYS SYS SYS");
+  CHECK(row(n->gpu_gpu[6]) == "NODE NODE NODE NODE PXB PXB X PIX SYS SYS SYS SYS SYS SYS SYS SYS");
+  CHECK(row(n->gpu_gpu[9]) == "SYS SYS SYS SYS SYS SYS SYS SYS PIX X PXB PXB NODE NODE NODE NODE");
   // NVLinkBandwidth: 25000 between each GPU and the NVSwitch PCI devices of its board, 0 between
   // GPUs. NVML (and so slurmd) sees no direct GPU-GPU link on NVSwitch systems: no Links=.
   // Each V100 has 6 links, one into each NVSwitch of its board: nvidia-smi prints NV6.
@@ -65,7 +66,7 @@ TEST_CASE("hwloc/power8gpudistances.xml: P100 NVLink pairs, 2 links x 20000 each
   CHECK(n->gpus[2].nvlinks == std::vector<int>{0, 0, -1, 2});
   CHECK(n->gpus[3].nvlinks == std::vector<int>{0, 0, 2, -1});
   // Each GPU has its own POWER8 host bridge; 0002 and 0003 are on package 0: NODE.
-  CHECK(row(n->gpu_gpu[0]) == "PIX NODE SYS SYS");
+  CHECK(row(n->gpu_gpu[0]) == "X NODE SYS SYS");
   CHECK(gpu_cores(*n) == V{"0-3", "0-3", "4-7", "4-7"});
   CHECK(n->nics.empty());
 }
@@ -86,7 +87,7 @@ TEST_CASE("hwloc/24em64t-2n6c2t-pci.xml: Tesla M2070 by PCI id only, ConnectX-2 
   // mlx4_0 and GPU0 are on different root ports of host bridge [00-0f]: PHB. 11:00.0 and
   // 14:00.0 sit on root ports 10:07.0 and 10:03.0 of host bridge [10-1f]: PHB between them.
   CHECK(gpu_nic_rows(*n) == V{"PHB", "SYS", "SYS"});
-  CHECK(row(n->gpu_gpu[1]) == "SYS PIX PHB");
+  CHECK(row(n->gpu_gpu[1]) == "SYS X PHB");
   // PUs are interleaved (package 0 = even P#), yet Core L# are socket-major: 0-5 and 6-11.
   CHECK(gpu_cores(*n) == V{"0-5", "6-11", "6-11"});
   CHECK(n->threads_per_core == 2);
@@ -138,7 +139,7 @@ TEST_CASE("mpibind/coral-lassen.xml: V100 pairs under PLX, dual-port CX-5 per so
   CHECK(n->nics[3].node_guid == 0x506b4b03003ceeebULL);
   // GPUs 0004:04/05 share PLX 0004:01:00.0 (PIX); the NICs are on host bridge 0003: NODE.
   CHECK(gpu_nic_rows(*n) == V{"NODE NODE SYS SYS", "NODE NODE SYS SYS", "SYS SYS NODE NODE", "SYS SYS NODE NODE"});
-  CHECK(row(n->gpu_gpu[0]) == "PIX PIX SYS SYS");
+  CHECK(row(n->gpu_gpu[0]) == "X PIX SYS SYS");
   CHECK(n->gpus[2].numa_node == 8);  // the second POWER9's NUMA node is P#8
   // PUs 0-7 and 88-95 are in complete_cpuset only (offline): 20 cores per socket remain.
   CHECK(n->cores_per_socket == 20);
@@ -155,7 +156,7 @@ TEST_CASE("mpibind/cts1-pascal.xml: two P100-PCIE and the HCA on one PLX switch"
   CHECK(nic_names(*n) == V{"mlx5_0"});
   // 04:00.0, 07:00.0, 08:00.0 on downstream ports 03:04.0, 03:10.0, 03:14.0 of PLX 02:00.0.
   CHECK(gpu_nic_rows(*n) == V{"PIX", "PIX"});
-  CHECK(row(n->gpu_gpu[0]) == "PIX PIX");
+  CHECK(row(n->gpu_gpu[0]) == "X PIX");
   CHECK(gpu_cores(*n) == V{"0-17", "0-17"});
 }
 
@@ -225,7 +226,7 @@ TEST_CASE("mpibind/g4dnmetal.xml: 8x T4 and an EFA device") {
   CHECK(n->nics[0].link_layer == "EFA");  // 1d0f:efa0, class 0200, OpenFabrics device
   CHECK(n->nics[0].pci_busid == "0000:c5:00.0");
   // 18:00.0 and 19:00.0 on root ports 17:00.0/17:02.0 of one host bridge: PHB.
-  CHECK(row(n->gpu_gpu[0]) == "PIX PHB NODE NODE SYS SYS SYS SYS");
+  CHECK(row(n->gpu_gpu[0]) == "X PHB NODE NODE SYS SYS SYS SYS");
   CHECK(gpu_nic_rows(*n) == V{"SYS", "SYS", "SYS", "SYS", "NODE", "NODE", "NODE", "NODE"});
   CHECK(n->warnings.empty());  // captured in a Slurm step, but with every CPU allowed
 }
@@ -263,9 +264,11 @@ TEST_CASE("flux-core/sierra.xml (1.x): no PCI bridges at all, GPU memory NUMA no
   CHECK(gpu_busids(*n) == V{"0004:04:00.0", "0004:05:00.0", "0035:03:00.0", "0035:04:00.0"});
   CHECK(all_types(*n, "v100"));  // from PCIDevice "GV100GL [Tesla V100 SXM2]", no CUDA model
   CHECK(n->pci_bridges_missing);
-  CHECK(has_warning(*n, "no PCI bridges"));
+  // Its GPUs sit on buses 03-05 below host bridges whose bus is 00: bridges were left out.
+  CHECK(has_warning(*n, "export has no PCI bridges: hwloc 1.11.10 left them out, as 1.x exports often do (its devices "
+                        "sit on buses below their host bridge's): devices under one host bridge are reported PHB"));
   // Without bridges, the PLX pair 0004:04/05 can only be seen as sharing a host bridge.
-  CHECK(row(n->gpu_gpu[0]) == "PIX PHB SYS SYS");
+  CHECK(row(n->gpu_gpu[0]) == "X PHB SYS SYS");
   CHECK(nic_names(*n) == V{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"});
   // NUMA nodes 252-255 (16 GB each, no CPUs) are the V100s' HBM: not RealMemory.
   CHECK(n->numa_nodes == 2);
@@ -291,9 +294,9 @@ TEST_CASE("flux-core/tuo.{SPX,TPX,CPX}.xml: MI300A partitions are GPUs of their 
       CHECK(n->gpus[i].pci_busid == "000" + std::to_string(apu) + ":02:00.0");
       CHECK(n->gpus[i].device_file == "/dev/dri/renderD" + std::to_string(128 + i));
       CHECK(ranges(n->gpus[i].cores) == std::to_string(24 * apu) + "-" + std::to_string(24 * apu + 23));
-      // Partitions of one function: PIX; other APUs: SYS.
+      // Itself: X; partitions of one function: PIX; other APUs: SYS.
       for (size_t j = 0; j < n->gpus.size(); ++j)
-        CHECK(n->gpu_gpu[i][j] == (j / m.per_apu == apu ? PathClass::PIX : PathClass::SYS));
+        CHECK(n->gpu_gpu[i][j] == (j == i ? PathClass::X : j / m.per_apu == apu ? PathClass::PIX : PathClass::SYS));
       // hsiN is on the APU's own host bridge (root ports 01.1 and 07.1): PHB.
       CHECK(n->gpu_nic[i][apu] == PathClass::PHB);
       // XGMIHops 1 between every pair of RSMI devices.
@@ -316,7 +319,7 @@ TEST_CASE("flux-sched/corona-0.xml and lassen-0.xml (1.x): GPUs without compute 
   }
   if (auto n = shared_node("flux-sched/lassen-0.xml")) {
     CHECK(all_types(*n, "v100"));  // PCIDevice "GV100GL [Tesla V100 SXM2 16GB]"
-    CHECK(row(n->gpu_gpu[0]) == "PIX PIX SYS SYS");  // this 1.x export kept its bridges
+    CHECK(row(n->gpu_gpu[0]) == "X PIX SYS SYS");  // this 1.x export kept its bridges
     CHECK_FALSE(n->pci_bridges_missing);
     CHECK(gpu_nic_rows(*n) == V{"NODE NODE SYS SYS", "NODE NODE SYS SYS", "SYS SYS NODE NODE", "SYS SYS NODE NODE"});
     CHECK(n->nics[0].node_guid == 0xec0d9a0300cca092ULL);
@@ -387,7 +390,7 @@ TEST_CASE("synthetic/dgxa100-quadrant-from-gds-guide.xml: XML comments, DGX A100
   // Two switch levels between each GPU and mlx5_0: PXB, as `nvidia-smi topo -m` on a DGX A100
   // prints GPU0-mlx5_0 (NVIDIA/nccl#1505).
   CHECK(gpu_nic_rows(*n) == V{"PXB", "PXB"});
-  CHECK(row(n->gpu_gpu[0]) == "PIX PXB");
+  CHECK(row(n->gpu_gpu[0]) == "X PXB");
 }
 
 // ---- bad input ----------------------------------------------------------------------------
@@ -572,3 +575,83 @@ TEST_CASE("load_node_xmls: after a file libhwloc crashes on, the same child's ne
     CHECK(std::string(std::get<InputError>(loaded[5]).what()).find("truncated XML") != std::string::npos);
   }
 }
+
+TEST_CASE("measured/h200-vm: hwloc 2.9 on a VM, whose PCI tree is flat, is told from an old export") {
+  auto n = shared_node("measured/h200-vm/h200-vm.xml");
+  if (!n) return;
+  CHECK(n->pci_bridges_missing);
+  CHECK(has_warning(*n, "export has no PCI bridges: its PCI tree is flat (hwloc 2.9.0; all 7 PCI devices sit directly on "
+                        "their host bridge's bus, as in a VM, whose hypervisor hides the host's PCIe switches)"));
+  for (const auto& w : n->warnings) CHECK(w.find("1.11") == std::string::npos);
+  // nvidia-smi topo -m prints X for a GPU against itself.
+  for (size_t g = 0; g < n->gpus.size(); ++g) CHECK(n->gpu_gpu[g][g] == PathClass::X);
+}
+
+TEST_CASE("a damaged export whose packages hold no core is an InputError at the package, never \"does not read back\"") {
+  const std::string bad = (std::filesystem::path(SLURMTOPO_SOURCE_DIR) / "tests/bad/hwloc/package-without-cores.xml").string();
+  const std::string expected = ":5: expected each package to hold cores (Slurm's CoresPerSocket); no package holds one";
+  try {
+    load_node_xml(bad, "node01");
+    FAIL("loads");
+  } catch (const InputError& e) {
+    CHECK(e.line() == 5);
+    CHECK(std::string(e.what()).find(bad + expected) == 0);
+  }
+  // The same through a node directory, where each export loads in a child and comes back as JSON.
+  ScratchDir s;
+  s.write("nodes/node01.xml", read_text(bad));
+  const auto loaded = load_node_xmls({s.path("nodes/node01.xml")}, 1);
+  REQUIRE(std::holds_alternative<InputError>(loaded[0]));
+  CHECK(std::string(std::get<InputError>(loaded[0]).what()).find(s.path("nodes/node01.xml") + expected) == 0);
+}
+
+TEST_CASE("a NUMA node number no kernel gives is an InputError at its line, loaded alone or from a directory") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  std::string text = read_text(*ipa);
+  const std::string numa3 = "type=\"NUMANode\" os_index=\"3\"";
+  REQUIRE(text.find(numa3) != std::string::npos);
+  text.replace(text.find(numa3), numa3.size(), "type=\"NUMANode\" os_index=\"3000000\"");  // GPU 0's NUMA node
+  ScratchDir s;
+  const std::string path = s.write("nodes/n1.xml", text);
+  const std::string expected = "expected a NUMA node number as Linux gives them (below 1048576), not 3000000";
+  try {
+    load_node_xml(path, "");
+    FAIL("loads");
+  } catch (const InputError& e) {
+    CHECK(e.line() > 0);
+    CHECK(std::string(e.what()).find(expected) != std::string::npos);
+  }
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  CHECK_THROWS_WITH_AS(load_node_set(src), doctest::Contains(expected.c_str()), InputError);
+}
+
+TEST_CASE("damaged strings and link matrices in an export: a node is still described, the damage said") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  const std::string good = read_text(*ipa);
+  ScratchDir s;
+  // A model name that is not UTF-8: the node comes back from its child as JSON, with U+FFFD.
+  std::string latin1 = good;
+  for (size_t at; (at = latin1.find("NVIDIA H100 80GB HBM3")) != std::string::npos;)
+    latin1.replace(at, 21, "NVIDIA H100 80GB \xff\xfe");
+  s.write("latin1.xml", latin1);
+  const auto loaded = load_node_xmls({s.path("latin1.xml")}, 1);
+  REQUIRE(std::holds_alternative<NodeInventory>(loaded[0]));
+  const NodeInventory& n = std::get<NodeInventory>(loaded[0]);
+  REQUIRE(n.gpus.size() == 4);
+  CHECK(n.gpus[0].model == "NVIDIA H100 80GB \xef\xbf\xbd\xef\xbf\xbd");
+  CHECK(n.gpus[0].slurm_type == "h100");
+  // An NVLink bandwidth of 4e9 links (cast to int it wrapped, and 0 links were written).
+  const std::string row = "<u64values length=\"72\">1000000 150000 150000 150000 150000 1000000 150000 150000 150000 150000 </u64values>";
+  const std::string values = "1000000 99999999999999 150000 150000 150000 1000000 150000 150000 150000 150000 ";
+  std::string wide = good;
+  REQUIRE(wide.find(row) != std::string::npos);
+  wide.replace(wide.find(row), row.size(), "<u64values length=\"" + std::to_string(values.size()) + "\">" + values + "</u64values>");
+  const NodeInventory links = load_node_xml(s.write("links.xml", wide), "");
+  CHECK(has_warning(links, "NVLink bandwidth 99999999999999 between GPU 0 and GPU 1 would be 4000000000 links, more than any GPU "
+                           "has (a damaged export?): no Links= derived"));
+  for (const Gpu& g : links.gpus) CHECK(g.nvlinks.empty());
+}
+

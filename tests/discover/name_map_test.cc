@@ -118,3 +118,14 @@ TEST_CASE("load_name_map: bad lines") {
   }
   CHECK(error_of((s.dir / "missing.map").string()).line() == 0);
 }
+
+TEST_CASE("load_name_map: a name ending in a number no hostlist can hold is refused at its line") {
+  const Scratch s;
+  const std::string path = s.write("0x1 \"cn001 HCA-1\"\n0xb83fd20300c00000 \"cn99999999999999999999 HCA-1\"\n");
+  const InputError e = error_of(path);
+  CHECK(e.line() == 2);
+  CHECK(std::string(e.what()) == path + ":2: expected a node name whose number a Slurm hostlist can hold; "
+                                        "`cn99999999999999999999` ends in a number above 18446744073709551615");
+  // The largest number that fits is a name like any other.
+  CHECK(load_name_map(s.write("0x1 cn18446744073709551615\n")).by_guid.at(1) == "cn18446744073709551615");
+}

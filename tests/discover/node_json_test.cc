@@ -68,7 +68,7 @@ NodeInventory small_node() {
   nic.socket = 0;
   n.nics.push_back(nic);
   n.gpu_nic = {{PathClass::PIX}, {PathClass::SYS}};
-  n.gpu_gpu = {{PathClass::PIX, PathClass::SYS}, {PathClass::SYS, PathClass::PIX}};
+  n.gpu_gpu = {{PathClass::X, PathClass::SYS}, {PathClass::SYS, PathClass::X}};
   n.warnings = {"a warning"};
   return n;
 }
@@ -196,11 +196,29 @@ TEST_CASE("node_from_json: empty path-class matrices mean unknown") {
   const NodeInventory back = node_from_json(node_to_json(n), "hand.json");
   REQUIRE(back.gpu_nic.size() == 2);
   CHECK(back.gpu_nic[1] == std::vector<PathClass>{PathClass::Unknown});
-  CHECK(back.gpu_gpu[0] == std::vector<PathClass>{PathClass::Unknown, PathClass::Unknown});
+  CHECK(back.gpu_gpu[0] == std::vector<PathClass>{PathClass::X, PathClass::Unknown});  // a GPU is itself
   // A matrix that is there must fit.
-  const std::string bad = replace_once(node_to_json(small_node()), "\"gpu_gpu\": [\n  [\n   \"PIX\",\n   \"SYS\"\n  ],",
+  const std::string bad = replace_once(node_to_json(small_node()), "\"gpu_gpu\": [\n  [\n   \"X\",\n   \"SYS\"\n  ],",
                                        "\"gpu_gpu\": [");
   CHECK(std::string(error_of(bad).what()).find("one row per GPU") != std::string::npos);
+}
+
+TEST_CASE("node JSON: a GPU against itself is X, as nvidia-smi topo -m prints it; older files' PIX there reads as X") {
+  const std::string good = node_to_json(small_node());
+  CHECK(good.find("\"gpu_gpu\": [\n  [\n   \"X\",\n   \"SYS\"\n  ],\n  [\n   \"SYS\",\n   \"X\"\n  ]") !=
+        std::string::npos);
+  const std::string old = replace_once(replace_once(good, "[\n   \"X\",", "[\n   \"PIX\","), "\"SYS\",\n   \"X\"",
+                                       "\"SYS\",\n   \"PIX\"");
+  REQUIRE(old != good);
+  const NodeInventory back = node_from_json(old, "old.json");
+  CHECK(back.gpu_gpu[0][0] == PathClass::X);
+  CHECK(back.gpu_gpu[1][1] == PathClass::X);
+  CHECK(node_to_json(back) == good);
+  // X anywhere else says what X means.
+  const InputError off = error_of(replace_once(good, "[\n   \"X\",\n   \"SYS\"", "[\n   \"X\",\n   \"X\""));
+  CHECK(std::string(off.what()).find("X is a GPU against itself, only on the diagonal") != std::string::npos);
+  const InputError nic = error_of(replace_once(good, "\"gpu_nic\": [\n  [\n   \"PIX\"", "\"gpu_nic\": [\n  [\n   \"X\""));
+  CHECK(std::string(nic.what()).find("X is a device against itself") != std::string::npos);
 }
 
 TEST_CASE("load_node_json: missing file") {

@@ -121,6 +121,60 @@ TEST_CASE("load_node_set: a listed host without a file is an error, or a warning
   CHECK(set.warnings.back().find("they get no NodeName/gres.conf lines") != std::string::npos);
 }
 
+TEST_CASE("load_node_set: the listed hosts are the set, other hosts' files are not even read") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  ScratchDir s;
+  for (const char* h : {"gpu1", "gpu2", "gpu3"}) s.write(std::string("nodes/") + h + ".xml", read_text(*ipa));
+  s.write("nodes/gpu9.xml", read_text(*ipa).substr(0, 5000));  // broken, and not asked for
+  s.write("nodes/cpu1.json", node_to_json(load_node_xml(*ipa, "cpu1")));
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  src.node_classes = {"login[1-2]=" + *ipa};
+  src.expected_hosts = {"gpu1", "gpu3"};
+  const NodeSet set = load_node_set(src);
+  std::vector<std::string> hosts;
+  for (const auto& n : set.nodes) hosts.push_back(n.hostname);
+  CHECK(hosts == V{"gpu1", "gpu3"});
+  REQUIRE(set.classes.size() == 1);
+  CHECK(set.classes[0].hostlist == "gpu[1,3]");
+  // --node-class hosts outside the list are left out too; a listed host without a file is still an error.
+  src.expected_hosts = {"gpu2", "login2", "gpu4"};
+  CHECK(what_of(src).find("1 host(s) in the node list have no <hostname>.xml/.json nor --node-class: gpu4") !=
+        std::string::npos);
+  src.expected_hosts = {"gpu2", "login2"};
+  hosts.clear();
+  for (const auto& n : load_node_set(src).nodes) hosts.push_back(n.hostname);
+  CHECK(hosts == V{"gpu2", "login2"});
+  // The command-line form: --nodes as a hostlist.
+  NodeSources cli;
+  cli.nodes_dir = s.path("nodes");
+  CHECK(load_node_set(cli, "gpu[2-3]").nodes.size() == 2);
+}
+
+TEST_CASE("load_node_set: collect's NVLink domain files (HOST.fabric.csv) are its own output, not called ignored") {
+  auto ipa = shared_node_file("flux-core/ipa20.xml");
+  if (!ipa) return;
+  ScratchDir s;
+  s.write("nodes/gpu1.xml", read_text(*ipa));
+  s.write("nodes/gpu1.fabric.csv", "5e797fc6-0f46-421a-8724-0e102c0f723c, 1\n");
+  s.write("nodes/gpu2.xml", read_text(*ipa));
+  s.write("nodes/gpu2.fabric.csv", "5e797fc6-0f46-421a-8724-0e102c0f723c, 1\n");
+  NodeSources src;
+  src.nodes_dir = s.path("nodes");
+  const NodeSet set = load_node_set(src);
+  CHECK(set.nodes.size() == 2);
+  CHECK(set.warnings.empty());
+  // A directory of nothing but those files is no node directory, and the error says what they are.
+  ScratchDir t;
+  t.write("gpu1.fabric.csv", "5e797fc6-0f46-421a-8724-0e102c0f723c, 1\n");
+  NodeSources only;
+  only.nodes_dir = t.dir.string();
+  const std::string what = what_of(only);
+  CHECK(what.find("no node files in the --nodes-dir directory (only NVLink domain files, HOST.fabric.csv, which "
+                  "--nvlink-domains reads)") != std::string::npos);
+}
+
 TEST_CASE("load_node_set: ambiguous and malformed sources") {
   auto ipa = shared_node_file("flux-core/ipa20.xml");
   if (!ipa) return;

@@ -104,10 +104,28 @@ TEST_CASE("NCCL_IB_HCA: an Ethernet port on a host with InfiniBand rails is neve
 
 TEST_CASE("NCCL_IB_HCA comment: the layout most hosts of the class have, and which hosts differ") {
   NodeInventory odd = dgx_like("dgx001", 0, 4), b = dgx_like("dgx002", 1, 4), c = dgx_like("dgx003", 2, 4);
-  std::swap(odd.nics[2].name, odd.nics[3].name);  // the class's model is the odd host
+  odd.nics[3].name = "mlx5_9";  // the class's model is the odd host
   const NodeLine l = node_line_for_class({&odd, &b, &c}, "dgx[001-003]");
   CHECK(l.nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"});
   const std::string text = render_node_lines({l}, {"", "22.05"});
   CHECK(text.find("# dgx[001-003]: NCCL_IB_HCA==mlx5_0,mlx5_1,mlx5_2,mlx5_3  (nearest rail NIC of each GPU, in GPU order; "
                   "the layout of 2 of 3 hosts; dgx001 differs)\n") != std::string::npos);
+}
+
+TEST_CASE("NCCL_IB_HCA comment: a set, so hosts numbering their NICs in another order have the class's layout") {
+  NodeInventory a = dgx_like("jwb0001", 0, 4), b = dgx_like("jwb0004", 1, 4);
+  std::swap(a.nics[0].name, a.nics[1].name);  // the model calls GPU 0's NIC mlx5_1
+  const NodeLine l = node_line_for_class({&a, &b}, "jwb[0001,0004]");
+  CHECK(l.nccl_hcas == std::vector<std::string>{"mlx5_1", "mlx5_0", "mlx5_2", "mlx5_3"});  // the model's GPU order
+  CHECK(l.nccl_hosts == 2);
+  CHECK(l.nccl_differ.empty());
+}
+
+TEST_CASE("NCCL_IB_HCA comment: on a 1-1 tie the class's first host decides, whichever list sorts first") {
+  NodeInventory a = dgx_like("n1", 0, 2), b = dgx_like("n2", 1, 2);
+  a.nics[1].name = "mlx5_7";  // {mlx5_0, mlx5_7} sorts after b's {mlx5_0, mlx5_1}
+  const NodeLine l = node_line_for_class({&a, &b}, "n[1-2]");
+  CHECK(l.nccl_hcas == std::vector<std::string>{"mlx5_0", "mlx5_7"});
+  CHECK(l.nccl_hosts == 1);
+  CHECK(l.nccl_differ == std::vector<std::string>{"n2"});
 }

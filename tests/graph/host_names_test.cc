@@ -78,3 +78,9 @@ TEST_CASE("host names: distribution-default host names are unresolved like local
   CHECK(identify_hca("golden-image mlx5_0", kFirstWord, "").host == "golden-image");
   CHECK(identify_hca("golden-image mlx5_0", kFirstWord, "", site).host.empty());
 }
+
+TEST_CASE("host names: a description whose host number no hostlist can hold is unresolved, not a crash later") {
+  HcaIdentity id = identify_hca("cn99999999999999999999 HCA-1", kFirstWord, "");
+  CHECK(id.host.empty());
+  CHECK(id.unresolved == "'cn99999999999999999999' is not a valid Slurm node name");
+}

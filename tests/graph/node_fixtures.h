@@ -59,7 +59,7 @@ inline NodeInventory dgx_like(const std::string& host, int host_index, int gpus 
     for (int k = 0; k < gpus; ++k) {
       PathClass c = k == g ? PathClass::PIX : socket(k) == socket(g) ? PathClass::NODE : PathClass::SYS;
       to_nic.push_back(c);
-      to_gpu.push_back(c);
+      to_gpu.push_back(k == g ? PathClass::X : c);
     }
     n.gpu_nic.push_back(to_nic);
     n.gpu_gpu.push_back(to_gpu);
@@ -106,8 +106,8 @@ inline NodeInventory xe8640_like(const std::string& host) {
   using P = PathClass;
   n.gpu_nic = {{P::PIX, P::PIX, P::SYS, P::SYS}, {P::SYS, P::SYS, P::PIX, P::SYS},
                {P::SYS, P::SYS, P::SYS, P::SYS}, {P::SYS, P::SYS, P::SYS, P::PIX}};
-  n.gpu_gpu = {{P::PIX, P::SYS, P::SYS, P::SYS}, {P::SYS, P::PIX, P::SYS, P::SYS},
-               {P::SYS, P::SYS, P::PIX, P::SYS}, {P::SYS, P::SYS, P::SYS, P::PIX}};
+  n.gpu_gpu = {{P::X, P::SYS, P::SYS, P::SYS}, {P::SYS, P::X, P::SYS, P::SYS},
+               {P::SYS, P::SYS, P::X, P::SYS}, {P::SYS, P::SYS, P::SYS, P::X}};
   return n;
 }
 

@@ -157,11 +157,36 @@ TEST_CASE("join: NICs in another order than the GPUs' rails (names and GUIDs swa
   CHECK(rail[0]->subject == "dgx003");
   CHECK(rail[0]->detail.find("GPU 1 → mlx5_2 (rail mlx5_2) → su1-rail2") == 0);
   CHECK(rail[1]->detail.find("GPU 2 → mlx5_1 (rail mlx5_1) → su1-rail1") == 0);
+  // NCCL_IB_HCA is a set: the same NICs in another order need no other list (rail-leaf is the finding).
+  CHECK(of_kind(j, NodeAnomaly::Kind::ClassLayout).empty());
+  CHECK(of_kind(j, NodeAnomaly::Kind::NicIdentity).empty());  // names agree with the fabric
+}
+
+TEST_CASE("join: a host of the class whose GPU reaches another NIC, or over another path, is class-layout") {
+  auto nodes = pod_nodes();
+  nodes[2].nics[1].name = "mlx5_9";  // dgx003: another NIC set
+  nodes[4].gpu_nic[3][3] = PathClass::NODE;  // dgx005: GPU 3's NIC off its switch
+  NodeJoin j = join_nodes(node_set(nodes), nullptr);
+  auto layout = of_kind(j, NodeAnomaly::Kind::ClassLayout);
+  REQUIRE(layout.size() == 2);
+  CHECK(layout[0]->subject == "dgx003");
+  CHECK(layout[0]->detail.find("GPU 1→mlx5_9 PIX where most of dgx[001-008] have GPU 1→mlx5_1 PIX") == 0);
+  CHECK(layout[1]->subject == "dgx005");
+}
+
+TEST_CASE("join: on a 1-1 tie class-layout names the host emit nodes' NCCL_IB_HCA comment names") {
+  // Two hosts, two layouts: the class's first host (n1) is the usual one, whichever layout sorts
+  // first, so inspect and emit nodes blame the same host (n2).
+  std::vector<NodeInventory> nodes{dgx_like("n1", 0, 2), dgx_like("n2", 1, 2)};
+  nodes[0].nics[1].name = "mlx5_7";
+  const NodeSet set = node_set(nodes);
+  NodeJoin j = join_nodes(set, nullptr);
   auto layout = of_kind(j, NodeAnomaly::Kind::ClassLayout);
   REQUIRE(layout.size() == 1);
-  CHECK(layout[0]->subject == "dgx003");
-  CHECK(layout[0]->detail.find("GPU 1→mlx5_2 PIX, GPU 2→mlx5_1 PIX where most of dgx[001-008] have") == 0);
-  CHECK(of_kind(j, NodeAnomaly::Kind::NicIdentity).empty());  // names agree with the fabric
+  CHECK(layout[0]->subject == "n2");
+  CHECK(layout[0]->detail ==
+        "GPU 1→mlx5_1 PIX where n1 has (no layout is most of n[1-2]'s; the class follows its first host) GPU 1→mlx5_7 PIX: "
+        "the class's NCCL_IB_HCA list does not describe it");
 }
 
 TEST_CASE("join: hwloc's name disagreeing with the fabric's description is reported") {

@@ -8,6 +8,8 @@
 # Negative controls show what slurmd does NOT catch and slurmtopo's check does. From 24.11,
 # a GPU's own cores (a quarter of a socket) pass `slurmd -G` but are refused when the node
 # registers: the case naming the release shows it (why 24.11+ gres.conf widens to sockets).
+# A superset (Cores=0-111 for every GPU of a 2 x 56-core node) passes slurmd -G and registration
+# in every release: slurmtopo's --check warns about it and exits 0.
 #
 #   bash tests/integration/slurmd_gres_test.sh /path/to/slurmtopo
 #
@@ -80,6 +82,20 @@ run_case() { # NAME NODE_JSON NODE EXPECTED_GRES [SLURM_VERSION (default: the re
      ! "$SLURMTOPO" emit nodes --node-class "$node=$json" --slurm-version "$version" -o "$d/nodes.conf" 2>>"$d/emit.err"; then
     fail "$name" "slurmtopo refused: $(cat "$d/emit.err")"
     return
+  fi
+  if (( ${WIDE:-0} )); then
+    # Every GPU bound to all 112 cores, a superset of its own (whole sockets, so every release's
+    # socket rule holds): slurmtopo's check warns and passes; slurmd -G and registration below
+    # show what Slurm does with it.
+    sed -i -E 's/ Cores=[0-9][0-9,-]*/ Cores=0-111/' "$d/env/gres.conf"
+    local check rc
+    check=$("$SLURMTOPO" emit gres --node-class "$node=$json" --slurm-version "$version" --check "$d/env/gres.conf" 2>&1)
+    rc=$?
+    if (( rc == 0 )) && (( $(grep -c "is more than the GPU's own cores" <<<"$check") == 4 )); then
+      pass "$name: slurmtopo --check warns about Cores=0-111, exit 0" "$(grep -m1 -o 'GPU 0 .*own cores [0-9,-]*' <<<"$check")"
+    else
+      fail "$name" "slurmtopo --check on Cores=0-111 exited $rc: $check"
+    fi
   fi
   while read -r f; do ln -sfn /dev/null "$f"; done < <(grep -o 'File=/[^ ]*' "$d/env/gres.conf" | cut -d= -f2)
   attrs=$(grep '^NodeName=' "$d/nodes.conf" | head -n 1 | cut -d' ' -f2-)
@@ -181,6 +197,8 @@ negative_controls() { # CASE_DIR NODE NODE_JSON
 ipa20=$shared/nodes/flux-core/ipa20.xml
 if [[ -f $ipa20 ]] && "$SLURMTOPO" discover node --xml "$ipa20" --hostname gpu001 -o "$WORK/ipa20.json" 2>/dev/null; then
   run_case "h100-nvlink-$SLURM_ENV_RELEASE" "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)"
+  # Cores=0-111 for every GPU: slurmd -G takes it and the node registers IDLE (issue 26).
+  WIDE=1 run_case "h100-cores-0-111-$SLURM_ENV_RELEASE" "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)"
   if [[ $SLURM_ENV_RELEASE == 22.05 ]]; then
     run_case h100-nvlink-25.11 "$WORK/ipa20.json" gpu001 "gpu:h100:4(S:0-1)" 25.11
   else
@@ -209,7 +227,7 @@ cat >"$WORK/pair.json" <<'EOF'
  "nics": [{"name": "mlx5_0", "node_guid": "0x0c42a10300aa0001", "port_guids": ["0x0c42a10300aa0001"],
            "pci_busid": "0000:c9:00.0", "link_layer": "InfiniBand", "numa_node": 1, "socket": 1}],
  "gpu_nic": [["PIX"], ["NODE"]],
- "gpu_gpu": [["PIX", "NODE"], ["NODE", "PIX"]],
+ "gpu_gpu": [["X", "NODE"], ["NODE", "X"]],
  "pci_bridges_missing": false, "warnings": []}
 EOF
 run_case pair-socket1 "$WORK/pair.json" pair01 "gpu:h100nvl:2(S:1)"

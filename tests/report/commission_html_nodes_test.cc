@@ -16,7 +16,7 @@ TEST_CASE("report HTML nodes: the topo -m matrix, each GPU's NIC, NCCL_IB_HCA, t
   CHECK(s.find("<th scope=\"row\">GPU0</th><td class=\"X\">X</td>") != std::string::npos);
   CHECK(s.find("<td>GPU3</td><td>mlx5_3</td><td>PIX</td><td>InfiniBand</td>") != std::string::npos);
   CHECK(s.find("=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7") != std::string::npos);
-  CHECK(s.find("<td>class-layout</td><td>dgx010</td>") != std::string::npos);
+  CHECK(s.find("<td>rail-leaf</td><td>dgx010</td>") != std::string::npos);
   std::ostringstream none;
   html_nodes(fattree_report(), none);
   CHECK(none.str().empty());
