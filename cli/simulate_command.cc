@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "report/report.h"
 #include "simulate/collective/collective.h"
 #include "slurm/slurm.h"
@@ -61,11 +62,15 @@ void add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Collective time and bus bandwidth of a placement on this fabric, with its routing");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo simulate --fabric fabric.topo --profile h100-ndr --nodes 'gpu[001-016]' "
+                              "--compare 'gpu[001-008,017-024]'",
+                              "allreduce time and bus bandwidth of two placements, side by side"}}));
   add_fabric_options(*cmd, o->inputs, FabricOption::Required);
   auto* profile = add_profile_option(*cmd, o->profile, "for the placement's nodes");
   auto* dir = add_nodes_dir_option(*cmd, o->nodes_dir, "the profile follows the hardware");
   profile->excludes(dir);
-  cmd->add_option("--nodes", o->nodes, "the placement: a Slurm hostlist, in rank order")->required();
+  add_nodes_option(*cmd, o->nodes, "the placement, in rank order")->required();
   cmd->add_option("--compare", o->compare, "a second placement to put side by side");
   cmd->add_option("--sizes", o->sizes, "message sizes (nccl-tests' size), K/M/G = 2^10/2^20/2^30")
       ->capture_default_str();
@@ -77,14 +82,15 @@ void add_simulate_command(CLI::App& app) {
       ->transform(lower_case())
       ->capture_default_str();
   cmd->add_option("--routing", o->routing,
-                  "lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree or adaptive")
+                  "routing: lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree "
+                  "or adaptive")
       ->capture_default_str();
   cmd->add_option("--lft", o->lft, "forwarding tables (dump_fts / ibroute output) for --routing lft")
       ->check(CLI::ExistingFile);
   cmd->add_option("--busy-jobs", o->busy_jobs,
                   "jobs running next door, one `HOSTLIST COLLECTIVE SIZE` a line: their flows share the cables")
       ->check(CLI::ExistingFile);
-  cmd->add_flag("--json", o->json, "machine-readable output, with every bottleneck");
+  add_json_flag(*cmd, o->json, "with every bottleneck");
   cmd->callback([o] { run(*o); });
 }
 
