@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "base/base.h"
-#include "base/exit_codes.h"
 #include "cli/commands.h"
 #include "cli/exit_status.h"
 #include "emit/emit.h"

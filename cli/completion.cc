@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "base/version.h"
+#include "base/base.h"
 #include "cli/command_tree.h"
 
 namespace slurmtopo::cli {

@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "base/base.h"
-#include "base/exit_codes.h"
+#include "base/base.h"
 #include "cli/commands.h"
 #include "cli/exit_status.h"
 #include "discover/discover.h"

@@ -1,6 +1,6 @@
 #include "cli/exit_status.h"
 
-#include "base/exit_codes.h"
+#include "base/base.h"
 #include "cli/command_tree.h"
 
 namespace slurmtopo::cli {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "base/nearest_word.h"
+#include "base/base.h"
 
 namespace slurmtopo::cli {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <memory>
 
-#include "base/exit_codes.h"
+#include "base/base.h"
 #include "cli/commands.h"
 #include "cli/exit_status.h"
 #include "report/report.h"
