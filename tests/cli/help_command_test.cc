@@ -66,7 +66,7 @@ TEST_CASE("completion bash: sourced in bash, `slurmtopo em<TAB>` and `emit topol
 }
 
 TEST_CASE("every slurmtopo flag a message in the sources suggests is an option of some command") {
-  // Messages that send the user to a flag ("accept with --allow-missing", "use --force",
+  // Messages that send the user to a flag ("accept with --allow-missing", "use --allow-partial",
   // "pass --nodes"): the flag must exist, or the advice answers "unknown option". Flags of
   // other tools (sbatch --array, scontrol --oneliner) are not suggestions and are not checked.
   std::set<std::string> all;

@@ -85,7 +85,7 @@ TEST_CASE("options table: one name, one meaning — the same option name means t
   }
 }
 
-TEST_CASE("options table: --topology is the file Slurm uses; whatif's edit has its own name") {
+TEST_CASE("options table: --topology is the file Slurm uses, and whatif's edit has its own name") {
   std::map<std::string, std::string> topology;
   for (const Row& r : rows(generated()))
     if (r.names == "--topology" || r.names == "--replace-topology") topology[r.command + " " + r.names] = r.help;
