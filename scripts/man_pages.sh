@@ -37,7 +37,8 @@ page() { # DESCRIPTION WORDS...
   chmod +x "$wrapper"
   help2man --no-info --no-discard-stderr --section 1 --source "slurmtopo $version" --name "$desc" \
     --output "$out/$name.1" "$wrapper"
-  sed -i 's/^\.SS "Exit status:"$/.SH "EXIT STATUS"/' "$out/$name.1"
+  # Examples are command lines: left-adjusted, never hyphenated.
+  sed -i -e 's/^\.SS "Exit status:"$/.SH "EXIT STATUS"/' -e 's/^\.SH EXAMPLES$/.SH EXAMPLES\n.ad l\n.nh/' "$out/$name.1"
   grep -q '^\.SH "EXIT STATUS"$' "$out/$name.1" || { echo "man_pages.sh: $name --help has no 'Exit status:'" >&2; exit 1; }
   gzip -9n "$out/$name.1"
   local sub sdesc
