@@ -1,7 +1,6 @@
 // `slurmtopo simulate`: what a placement costs a collective, per message size, and what
 // limits it; `--compare` puts two placements side by side. Options → run_simulation
 // (simulate/collective/simulation.h) → simulate_report (report/simulate_report.h).
-#include <cctype>
 #include <iostream>
 #include <memory>
 
@@ -46,16 +45,6 @@ void run(const Options& o) {
   std::cout << simulate_report(run_simulation(r), o.json);
 }
 
-// The value in lower case, so the library's own check (and its message) sees it as typed.
-CLI::Validator lower_case() {
-  return CLI::Validator(
-      [](std::string& value) {
-        for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        return std::string();
-      },
-      "", "lower case");
-}
-
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
@@ -76,14 +65,15 @@ void add_simulate_command(CLI::App& app) {
       ->capture_default_str();
   // Any case, as NCCL_ALGO takes them ("Ring", "NVLSTree").
   cmd->add_option("--algo", o->algo, "auto (as NCCL chooses), ring, tree, nvls or nvlstree")
-      ->transform(lower_case())
+      ->transform(one_of({"auto", "ring", "tree", "nvls", "nvlstree"}, true))
       ->capture_default_str();
   cmd->add_option("--collective", o->collective, "allreduce, reducescatter, allgather or broadcast")
-      ->transform(lower_case())
+      ->transform(one_of({"allreduce", "reducescatter", "allgather", "broadcast"}, true))
       ->capture_default_str();
   cmd->add_option("--routing", o->routing,
                   "routing: lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree "
                   "or adaptive")
+      ->transform(one_of({"lft", "minhop", "ftree", "adaptive"}, true))
       ->capture_default_str();
   cmd->add_option("--lft", o->lft, "forwarding tables (dump_fts / ibroute output) for --routing lft")
       ->check(CLI::ExistingFile);

@@ -51,7 +51,9 @@ void add_whatif_command(CLI::App& app) {
   add_job_options(*cmd, {&o->args.weights, &o->args.busy, &o->args.topology_param, "; with edits, in every sample"});
   cmd->add_option("-N,--count", o->args.sizes, "nodes per job (salloc -N): several sizes comma separated");
   cmd->add_option("--size", o->args.size, "allreduce message size for the predicted busbw")->capture_default_str();
-  cmd->add_option("--routing", o->args.routing, "routing: minhop (D-mod-K), ftree or adaptive")->capture_default_str();
+  cmd->add_option("--routing", o->args.routing, "routing: minhop (D-mod-K), ftree or adaptive")
+      ->transform(one_of({"minhop", "ftree", "adaptive"}, true))
+      ->capture_default_str();
   add_slurm_version_option(*cmd, o->args.version, "the node selection slurmctld runs");
   cmd->add_option("--seed", o->args.seed, "for random placements, sampled busy states and --synthetic")->capture_default_str();
   cmd->add_option("--samples", o->args.samples, "busy states sampled to compare edits")

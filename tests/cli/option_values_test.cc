@@ -57,6 +57,13 @@ TEST_CASE("option values: a mistyped word is answered with the nearest valid one
   CHECK(has(r, "did you mean NDR?"));
   r = run("generate fattree --speed ndr -o -");  // any case, turned into the listed word
   CHECK(r.code == 0);
+  // Was an internal error (exit 1, std::bad_array_new_length) from deep in the run.
+  r = run("whatif" + kFabric + " -N 2 --routing ftre");
+  CHECK(r.code == 2);
+  CHECK(has(r, "--routing: expected minhop, ftree or adaptive (any case), got 'ftre'; did you mean ftree?"));
+  r = run("simulate" + kFabric + " --profile h100-ndr --nodes cn001 --algo rign");
+  CHECK(r.code == 2);
+  CHECK(has(r, "did you mean ring?"));
   r = run("completion fish");
   CHECK(r.code == 2);
   CHECK(has(r, "expected bash or zsh (any case), got 'fish'"));
