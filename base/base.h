@@ -1,5 +1,6 @@
 // base/: what every stage needs.
 //   input_error.h   InputError: bad input named by file and line (the CLI exits 2)
+//   exit_codes.h    the exit codes every command shares (0 done, 1 bug, 2 bad input, 3 look, 4 fails)
 //   files.h         reading a whole file, "-" = stdout, write_output
 //   atomic_write.h  temp file + rename, the previous file kept as .bak
 //   json_fields.h   strict reading of slurmtopo's JSON (every key known, errors on their line)
@@ -16,6 +17,7 @@
 #pragma once
 
 #include "base/atomic_write.h"
+#include "base/exit_codes.h"
 #include "base/files.h"
 #include "base/input_error.h"
 #include "base/json_fields.h"

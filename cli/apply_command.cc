@@ -5,6 +5,7 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "emit/emit.h"
 #include "report/report.h"
 
@@ -12,13 +13,8 @@ namespace slurmtopo::cli {
 
 namespace {
 
-constexpr const char* kExitCodes =
-    "Exit codes:\n"
-    "  0  nothing to do, or applied (written, reconfigured, verified); --dry-run: no error\n"
-    "  1  more anomalies in the fabric than --max-anomalies (nothing changed)\n"
-    "  2  bad input, or a file Slurm or the running cluster would not take (nothing changed)\n"
-    "  3  the apply failed after writing and was rolled back (previous files, reconfigured)\n"
-    "\n"
+// What --what nodes does, before the exit codes.
+constexpr const char* kWhatNodes =
     "--what nodes replaces the file slurm.conf Includes for its NodeName lines (e.g. `Include\n"
     "/etc/slurm/nodes.conf`); NodeName lines inline in slurm.conf are refused (move them to such a\n"
     "file first). It changes the attributes of the nodes the running slurmctld has (CPUs, Sockets,\n"
@@ -52,27 +48,37 @@ void add_apply_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "apply", "Emit, check against the running slurmctld, replace, scontrol reconfigure, verify; roll back on failure");
-  cmd->footer(kExitCodes);
+  cmd->footer(std::string(kWhatNodes) + "\n" +
+              exit_status_text("nothing to do, or applied (written, reconfigured, verified); --dry-run: no error",
+                               "bad input, or a file Slurm or the running cluster would not take (nothing changed)",
+                               {{exit_code::kAttention,
+                                 "the apply failed after writing and was rolled back (previous files, reconfigured)"},
+                                {exit_code::kFails, "more anomalies in the fabric than --max-anomalies (nothing changed)"}}) +
+              "\n" +
+              examples_text({{"slurmtopo apply --fabric fabric.topo --slurm-conf /etc/slurm/slurm.conf --dry-run",
+                              "check and show the change, touch nothing"},
+                             {"slurmtopo apply --fabric fabric.topo --what topology,gres --nodes-dir nodes/",
+                              "write, reconfigure, verify; roll back on failure"}}));
   add_fabric_options(*cmd, o->request.inputs, FabricOption::Required);
   add_slurm_conf_option(*cmd, o->request.slurm_conf, "the cluster's nodes, and the directory the files are replaced in")
       ->capture_default_str();
   cmd->add_option("--what", o->what,
                   "files to apply: topology, gres, nodes (gres and nodes need --nodes-dir or --node-class)")
       ->delimiter(',')
-      ->transform(CLI::IsMember({"topology", "gres", "nodes"}, CLI::ignore_case))
+      ->transform(one_of({"topology", "gres", "nodes"}, true))
       ->capture_default_str();
   add_node_options(*cmd, o->nodes);
   add_slurm_version_option(*cmd, o->slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
-  cmd->add_option("--dev-dir", o->request.dev_dir, "directory of the GPU device files in gres.conf's File= (default: as discovered, /dev)");
-  cmd->add_flag("--dry-run", o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
-  cmd->add_flag("--json", o->json, "one JSON object: result, exit code, files and their diff, anomalies, steps");
+  add_dev_dir_option(*cmd, o->request.dev_dir);
+  add_dry_run_option(*cmd, o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
+  add_json_flag(*cmd, o->json, "one object: result, exit code, files and their diff, anomalies, steps");
   cmd->add_option("--textfile", o->textfile, "write DIR/slurmtopo.prom for node_exporter's textfile collector")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--max-anomalies", o->request.max_anomalies,
-                  "exit 1, changing nothing, when the fabric has more anomalies than this (default: no limit)")
-      ->check(CLI::NonNegativeNumber);
+                  "exit 4, changing nothing, when the fabric has more anomalies than this (default: no limit)")
+      ->check(whole_number(0));
   cmd->add_option("--verify-timeout", o->request.verify_seconds, "seconds slurmctld may take to answer after reconfigure")
-      ->check(CLI::Range(1, 3600))
+      ->check(whole_number(1, 3600))
       ->capture_default_str();
   cmd->callback([o] {
     ApplyRequest& r = o->request;

@@ -1,4 +1,4 @@
-// `slurmtopo collect --nodes HOSTLIST --out DIR [--dry-run]`: prints or runs the srun step
+// `slurmtopo collect --nodes HOSTLIST -o DIR [--dry-run]`: prints or runs the srun step
 // that collect_plan builds, then says which nodes did not deliver an export.
 #include "cli/collect_command.h"
 
@@ -7,6 +7,7 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "discover/discover.h"
 
 namespace slurmtopo::cli {
@@ -18,13 +19,21 @@ void add_collect_command(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("collect", "Export every node's hwloc XML into one directory with one srun step");
-  cmd->add_option("--nodes", o->request.nodes, "hostlist of the nodes, e.g. gpu[001-128]")->required();
-  cmd->add_option("--out", o->request.out_dir, "directory on a shared filesystem for <node>.xml")->required();
+  cmd->footer(exit_status_text("every node delivered its export (or --dry-run printed the step)",
+                               "bad input, or srun could not be started",
+                               {{exit_code::kAttention, "a node delivered no export (named on stderr), or srun failed"}}) +
+              "\n" +
+              examples_text({{"slurmtopo collect --nodes 'gpu[001-128]' -o /shared/nodes -p debug",
+                              "one srun step: every node's hwloc XML into /shared/nodes"},
+                             {"slurmtopo collect --nodes 'gpu[001-128]' -o /shared/nodes --dry-run",
+                              "print the srun command and an sbatch script instead"}}));
+  add_nodes_option(*cmd, o->request.nodes, "the ones to collect from, e.g. gpu[001-128]")->required();
+  add_output_dir_option(*cmd, o->request.out_dir, "<node>.xml, on a shared filesystem");
   cmd->add_option("-p,--partition", o->request.partition, "partition for the step");
   cmd->add_option("-A,--account", o->request.account, "account for the step");
   cmd->add_option("-t,--time", o->request.time_limit, "time limit for the step")->capture_default_str();
   cmd->add_option("--srun-arg", o->request.extra_srun_args, "extra srun argument, e.g. --srun-arg=--gres=gpu:8 (repeatable)");
-  cmd->add_flag("--dry-run", o->dry_run, "print the srun command and an equivalent sbatch script; run nothing");
+  add_dry_run_option(*cmd, o->dry_run, "print the srun command and an equivalent sbatch script; run nothing");
   cmd->callback([o] {
     const CollectPlan plan = plan_collect(o->request);
     if (o->dry_run) {

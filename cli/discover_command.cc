@@ -8,6 +8,7 @@
 #include "base/base.h"
 #include "cli/collect_command.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "discover/discover.h"
 #include "report/report.h"
 #include "slurm/slurm.h"
@@ -25,6 +26,9 @@ void add_node(CLI::App& discover) {
       ->check(CLI::ExistingFile);
   cmd->add_option("--hostname", o->hostname, "node name to record (default: the export's HostName, else the file name)");
   add_output_option(*cmd, o->output, "write the JSON here (atomically)");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo discover node -o $(hostname).json", "this machine, through hwloc"},
+                             {"slurmtopo discover node --xml gpu001.xml", "an export `lstopo --of xml --whole-io` wrote"}}));
   cmd->callback([o] {
     NodeInventory node = o->xml.empty() ? discover_local_node() : load_node_xml(o->xml, o->hostname);
     if (!o->hostname.empty()) node.hostname = o->hostname;
@@ -37,8 +41,10 @@ void add_node(CLI::App& discover) {
 void add_classes(CLI::App& discover) {
   auto o = std::make_shared<NodeInputs>();
   CLI::App* cmd = discover.add_subcommand("classes", "Group hosts with the same hardware into node classes");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo discover classes --nodes-dir nodes/", "the node classes, and the hosts in each"}}));
   add_node_options(*cmd, *o);
-  cmd->add_flag("--allow-missing", o->sources.allow_missing, "a listed node without a file is a warning, not an error");
+  add_allow_missing_option(*cmd, o->sources.allow_missing, "a --nodes host without a file is a warning, not an error");
   cmd->callback([o] {
     const NodeSet set = load_node_set(o->sources, o->nodes);
     std::cerr << warning_lines("", set.warnings);

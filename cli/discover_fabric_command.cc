@@ -7,7 +7,9 @@
 #include <optional>
 
 #include "base/base.h"
+#include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "discover/discover.h"
 #include "graph/graph.h"
 #include "report/report.h"
@@ -17,7 +19,7 @@ namespace {
 
 // Exit code of a sweep that missed part of the fabric (without --allow-partial): not bad input
 // (2), but not a result to build on either.
-constexpr int kPartialExit = 3;
+constexpr int kPartialExit = exit_code::kAttention;
 
 struct Options {
   FabricSweepRequest request;
@@ -50,13 +52,21 @@ void add_discover_fabric_command(CLI::App& discover) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = discover.add_subcommand(
       "fabric", "Sweep the InfiniBand fabric live (libibnetdisc), print what inspect prints, save a snapshot");
+  cmd->footer(exit_status_text("swept (and saved with --save)",
+                               "bad input, a port without a LID, or a fabric that stopped answering: nothing saved",
+                               {{kPartialExit, "the sweep missed part of the fabric (listed on stderr): nothing saved "
+                                               "without --allow-partial"}}) +
+              "\n" +
+              examples_text({{"slurmtopo discover fabric --save cluster.json", "sweep from the first HCA, as ibnetdiscover does"},
+                             {"slurmtopo discover fabric --routes --save cluster.json",
+                              "also read every switch's forwarding table (for simulate --routing lft)"}}));
   cmd->add_option("--ca", o->request.live.ca, "HCA to sweep from (default: the first one)");
-  cmd->add_option("--port", o->request.live.port, "its port (default: the first active one)")->check(CLI::Range(0, 254));
+  cmd->add_option("--port", o->request.live.port, "its port (default: the first active one)")->check(whole_number(0, 254));
   cmd->add_option("--timeout-ms", o->request.live.timeout_ms, "per-MAD timeout (default: libibnetdisc's)")
-      ->check(CLI::Range(1u, 60000u));
-  cmd->add_option("--retries", o->request.live.retries, "MAD retries (default: libibnetdisc's)")->check(CLI::Range(1u, 100u));
+      ->check(whole_number(1, 60000));
+  cmd->add_option("--retries", o->request.live.retries, "MAD retries (default: libibnetdisc's)")->check(whole_number(1, 100));
   cmd->add_option("--max-hops", o->request.live.max_hops, "stop the walk this many hops out (the rest is reported missing)")
-      ->check(CLI::Range(1u, 63u));
+      ->check(whole_number(1, 63));
   CLI::Option* routes =
       cmd->add_option("--routes", o->request.routes_file,
                       "also read every switch's forwarding table by SMP; with FILE, from dump_fts/ibroute output instead")
@@ -64,8 +74,8 @@ void add_discover_fabric_command(CLI::App& discover) {
   cmd->add_flag("--allow-partial", o->allow_partial, "a sweep that missed nodes or ports still saves (exit 0)");
   cmd->add_option("--name", o->request.name, "label of this fabric in output (default: CA and port)");
   add_fabric_options(*cmd, o->request.inputs, FabricOption::MapsOnly);
-  cmd->add_flag("--json", o->request.json, "machine-readable output");
-  cmd->add_option("--save", o->save, "write a snapshot (JSON, with the tables) that --fabric reads back");
+  add_json_flag(*cmd, o->request.json);
+  add_save_option(*cmd, o->save, "with the forwarding tables");
   cmd->callback([o, routes] {
     o->request.live.routes = routes->count() > 0;
     run(*o);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "emit/emit.h"
 #include "report/report.h"
 
@@ -35,15 +36,28 @@ void add_emit_command(CLI::App& app) {
   auto r = std::make_shared<EmitTopologyRequest>();
   auto slurm_version = std::make_shared<std::string>();
   CLI::App* topo = emit->add_subcommand("topology", "topology.conf (topology/tree or topology/block) or topology.yaml");
+  topo->footer(exit_status_text("written (or printed); warnings on stderr",
+                                "bad input, a file slurmctld would refuse, or nodes missing beyond the 5 % guard "
+                                "(without --allow-missing): nothing written") +
+               "\n" +
+               examples_text({{"slurmtopo emit topology --fabric fabric.topo --slurm-conf /etc/slurm/slurm.conf "
+                               "-o /etc/slurm/topology.conf",
+                               "topology/tree for Slurm's nodes, checked as slurmctld reads it; the old file kept as .bak"},
+                              {"slurmtopo emit topology --fabric fabric.topo --diff /etc/slurm/topology.conf",
+                               "what would change against the file in service"},
+                              {"slurmtopo emit topology --plugin block --nvlink-domains nodes/ -o topology.conf",
+                               "topology/block from NVLink domains (collect's HOST.fabric.csv files)"}}));
   add_fabric_options(*topo, r->inputs, FabricOption::Optional,
                      "required unless --nvlink-domains gives the blocks");
   add_topology_form_options(*topo, {&r->format, &r->plugin, &r->nvlink_domains});
   add_slurm_version_option(*topo, *slurm_version, "the forms the file may use");
-  auto* nodes = topo->add_option("--nodes", r->nodes, "restrict to these Slurm nodes (hostlist)");
+  auto* nodes = add_nodes_option(*topo, r->nodes, "restrict the file to these Slurm nodes");
   add_slurm_conf_option(*topo, r->slurm_conf, "restrict to its NodeName lines")->excludes(nodes);
   topo->add_option("--diff", r->diff, "print what changes against this topology.conf")->check(CLI::ExistingFile);
   add_output_option(*topo, r->output, "write here (atomically, keeping .bak)");
-  topo->add_flag("--force", r->force, "write even if it drops more than 5 % of the current file's nodes");
+  add_allow_missing_option(*topo, r->force,
+                           "write even if more than 5 % of Slurm's nodes are under no switch, or the file drops more "
+                           "than 5 % of the current file's nodes");
   topo->callback([r, slurm_version] {
     r->command = command_line(*r, *slurm_version);
     r->release = resolve_release(*slurm_version);

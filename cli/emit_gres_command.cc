@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "emit/emit.h"
 #include "report/report.h"
 
@@ -36,13 +37,29 @@ void add_one(CLI::App& emit, GresOutput what) {
   CLI::App* cmd = what == GresOutput::Gres
                       ? emit.add_subcommand("gres", "gres.conf: one line per GPU per node class, checked as slurmd checks it")
                       : emit.add_subcommand("nodes", "slurm.conf NodeName= lines (and GresTypes=gpu, NCCL_IB_HCA per class)");
+  cmd->footer(
+      exit_status_text(what == GresOutput::Gres ? "written (or printed); with --check: the file matches the nodes"
+                                                : "written (or printed)",
+                       what == GresOutput::Gres
+                           ? "bad input, a file slurmd would refuse, --check found errors, or nodes missing "
+                             "(without --allow-missing): nothing written"
+                           : "bad input, or nodes missing (without --allow-missing): nothing written") +
+      "\n" +
+      (what == GresOutput::Gres
+           ? examples_text({{"slurmtopo emit gres --nodes-dir nodes/ --fabric fabric.topo -o /etc/slurm/gres.conf",
+                             "one line per GPU per node class, with Cores= and Links="},
+                            {"slurmtopo emit gres --nodes-dir nodes/ --check /etc/slurm/gres.conf",
+                             "check the file in service against the nodes"}})
+           : examples_text({{"slurmtopo emit nodes --nodes-dir nodes/ -o /etc/slurm/nodes.conf",
+                             "NodeName= lines for slurm.conf to Include"}})));
   add_node_options(*cmd, o->nodes);
   add_fabric_options(*cmd, r.fabric, FabricOption::Optional);
   add_slurm_version_option(*cmd, o->slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
-  cmd->add_option("--dev-dir", r.dev_dir, "directory of the GPU device files in File= (default: as discovered, /dev)");
+  add_dev_dir_option(*cmd, r.dev_dir);
   add_output_option(*cmd, r.output, "write here (atomically, keeping .bak)");
-  cmd->add_flag("--force", r.force,
-                "write even if it drops more than 5 % of the current file's nodes, or a --nodes host has no file");
+  add_allow_missing_option(*cmd, r.force,
+                           "write even if a --nodes host has no file, or the file drops more than 5 % of the current "
+                           "file's nodes");
   if (what == GresOutput::Nodes)
     cmd->add_option("--partition-topology", r.partition_topology,
                     "PARTITION=TOPOLOGY: a PartitionName line choosing a topology.yaml topology (25.05+; repeatable)");
@@ -62,7 +79,7 @@ void add_one(CLI::App& emit, GresOutput what) {
 
 }  // namespace
 
-// `slurmtopo emit nccl-topo --nodes-dir DIR --out DIR`: NCCL_TOPO_FILE per node class.
+// `slurmtopo emit nccl-topo --nodes-dir DIR -o DIR`: NCCL_TOPO_FILE per node class.
 void add_nccl_topo(CLI::App& emit) {
   struct Options {
     EmitNcclTopoRequest request;
@@ -70,15 +87,18 @@ void add_nccl_topo(CLI::App& emit) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = emit.add_subcommand("nccl-topo", "NCCL's topology XML per node class, for NCCL_TOPO_FILE where a VM hides the PCI tree");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo emit nccl-topo --nodes-dir nodes/ -o nccl/",
+                              "nccl/<first host>.xml per node class, for NCCL_TOPO_FILE"}}));
   add_node_options(*cmd, o->nodes);
-  cmd->add_option("--out", o->request.out_dir, "directory for <first host>.xml per class (atomically)")->required();
+  add_output_dir_option(*cmd, o->request.out_dir, "<first host>.xml per class (atomically)");
   cmd->callback([o] {
     o->request.sources = o->nodes.sources;
     o->request.nodes = o->nodes.nodes;
     std::string c = "slurmtopo emit nccl-topo";
     if (!o->request.sources.nodes_dir.empty()) c += " --nodes-dir " + o->request.sources.nodes_dir;
     for (const auto& nc : o->request.sources.node_classes) c += " --node-class '" + nc + "'";
-    o->request.command = c + " --out " + o->request.out_dir;
+    o->request.command = c + " -o " + o->request.out_dir;
     const EmitNcclTopoResult result = emit_nccl_topo(o->request);
     report_emit_nccl_topo(result, std::cout, std::cerr);
     if (result.exit_code()) throw Exit{result.exit_code()};

@@ -3,6 +3,7 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "discover/discover.h"
 
 namespace slurmtopo::cli {
@@ -51,17 +52,18 @@ void add_speed_option(CLI::App& cmd, std::string& speed) {
   std::string names;
   for (const auto& n : synthetic_speeds()) names += (names.empty() ? "" : ", ") + n;
   cmd.add_option("--speed", speed, "link speed: " + names + " (any case)")
-      ->transform(CLI::IsMember(synthetic_speeds(), CLI::ignore_case))
+      ->transform(one_of(synthetic_speeds(), true))
       ->capture_default_str();
 }
 
 // Options every generator shares.
 void add_common(CLI::App& cmd, Common& c) {
   cmd.add_option("--format", c.format,
-                 "ibnetdiscover (topology text) or ibsim (a net file ibsim serves; speeds up to HDR)")
-      ->check(CLI::IsMember({"ibnetdiscover", "ibsim"}))
+                 "form of the written file: ibnetdiscover (topology text) or ibsim (a net file ibsim serves; speeds up "
+                 "to HDR)")
+      ->check(one_of({"ibnetdiscover", "ibsim"}))
       ->capture_default_str();
-  cmd.add_option("--remove-cable", c.remove_cables, "'A,B': leave out one cable between A and B (repeatable)");
+  cmd.add_option("--remove-cable", c.remove_cables, "remove a cable: 'A,B', one cable between A and B left out (repeatable)");
   cmd.add_option("--degrade-cable", c.degrade_cables,
                  "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
   cmd.add_option("--hca-generation", c.hca_generations,
@@ -85,19 +87,24 @@ void add_generate_command(CLI::App& app) {
 
   auto ft = std::make_shared<std::pair<FatTreeSpec, Common>>();
   CLI::App* fat = gen->add_subcommand("fattree", "2- or 3-level fat tree");
-  fat->add_option("--levels", ft->first.levels, "2 or 3")->check(CLI::IsMember({2, 3}));
-  fat->add_option("--radix,-k", ft->first.radix, "switch ports used for cables")->check(CLI::Range(4, 128));
-  fat->add_option("--hosts", ft->first.hosts, "hosts (0 = the full tree)")->check(CLI::NonNegativeNumber);
+  fat->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo generate fattree --levels 3 --radix 32 --hosts 512 -o fat.topo",
+                              "ibnetdiscover text of a 512-host three-level fat tree"},
+                             {"slurmtopo generate fattree --speed HDR --format ibsim -o fat.net",
+                              "the same as a net file ibsim serves"}}));
+  fat->add_option("--levels", ft->first.levels, "2 or 3")->check(one_of({"2", "3"}));
+  fat->add_option("--radix,-k", ft->first.radix, "switch ports used for cables")->check(whole_number(4, 128));
+  fat->add_option("--hosts", ft->first.hosts, "hosts (0 = the full tree)")->check(whole_number(0));
   fat->add_option("--oversubscription", ft->first.oversubscription, "leaf down:up ratio, e.g. 2 for 2:1")
-      ->check(CLI::Range(1.0, 16.0));
-  fat->add_option("--cables-per-pair", ft->first.cables_per_pair, "parallel cables between switches")->check(CLI::Range(1, 8));
-  fat->add_option("--rails", ft->first.rails, "HCAs per host")->check(CLI::Range(1, 16));
-  fat->add_option("--width", ft->first.width, "lanes per cable")->check(CLI::IsMember({1, 2, 4, 8, 12}));
+      ->check(number_from(1, 16));
+  fat->add_option("--cables-per-pair", ft->first.cables_per_pair, "parallel cables between switches")->check(whole_number(1, 8));
+  fat->add_option("--rails", ft->first.rails, "rails: HCAs per host")->check(whole_number(1, 16));
+  fat->add_option("--width", ft->first.width, "lanes per cable")->check(one_of({"1", "2", "4", "8", "12"}));
   add_speed_option(*fat, ft->second.speed);
   fat->add_option("--host-prefix", ft->first.host_prefix, "host name prefix");
   fat->add_flag("--sharp", ft->first.sharp, "a SHARP aggregation node on every switch");
   fat->add_option("--subnet", ft->first.subnet, "0-255: GUIDs of another subnet, so generated fabrics can be given together")
-      ->check(CLI::Range(0, 255));
+      ->check(whole_number(0, 255));
   add_common(*fat, ft->second);
   fat->callback([ft] {
     ft->first.speed = ft->second.parsed_speed();
@@ -107,12 +114,15 @@ void add_generate_command(CLI::App& app) {
 
   auto ro = std::make_shared<std::pair<RailOptimizedSpec, Common>>();
   CLI::App* rail = gen->add_subcommand("railopt", "rail-optimized scalable units (DGX SuperPOD style)");
-  rail->add_option("--scalable-units", ro->first.scalable_units, "scalable units")->check(CLI::Range(1, 256));
-  rail->add_option("--hosts-per-su", ro->first.hosts_per_su, "hosts per scalable unit")->check(CLI::Range(1, 128));
-  rail->add_option("--rails", ro->first.rails, "compute HCAs per host")->check(CLI::Range(1, 16));
-  rail->add_option("--radix,-k", ro->first.radix, "switch ports used for cables")->check(CLI::Range(4, 128));
-  rail->add_option("--spines-per-rail", ro->first.spines_per_rail, "0 = enough for 1:1")->check(CLI::NonNegativeNumber);
-  rail->add_option("--width", ro->first.width, "lanes per cable")->check(CLI::IsMember({1, 2, 4, 8, 12}));
+  rail->footer(plain_exit_status() + "\n" +
+               examples_text({{"slurmtopo generate railopt --scalable-units 4 --rails 8 --storage --sharp -o superpod.topo",
+                               "four SuperPOD-style scalable units with a storage rail and SHARP"}}));
+  rail->add_option("--scalable-units", ro->first.scalable_units, "scalable units")->check(whole_number(1, 256));
+  rail->add_option("--hosts-per-su", ro->first.hosts_per_su, "hosts per scalable unit")->check(whole_number(1, 128));
+  rail->add_option("--rails", ro->first.rails, "rails: compute HCAs per host (--storage adds one)")->check(whole_number(1, 16));
+  rail->add_option("--radix,-k", ro->first.radix, "switch ports used for cables")->check(whole_number(4, 128));
+  rail->add_option("--spines-per-rail", ro->first.spines_per_rail, "0 = enough for 1:1")->check(whole_number(0));
+  rail->add_option("--width", ro->first.width, "lanes per cable")->check(one_of({"1", "2", "4", "8", "12"}));
   add_speed_option(*rail, ro->second.speed);
   rail->add_option("--host-prefix", ro->first.host_prefix, "host name prefix");
   rail->add_flag("--sharp", ro->first.sharp, "a SHARP aggregation node on every switch");
@@ -120,9 +130,9 @@ void add_generate_command(CLI::App& app) {
   rail->add_option("--planes", ro->second.planes,
                    "rail planes as separate subnets: one dump (-o NAME-planeK.topo) and, up to HDR, one ibsim net "
                    "file (NAME-planeK.net) per plane; rails must divide into them")
-      ->check(CLI::Range(1, 16));
+      ->check(whole_number(1, 16));
   rail->add_option("--subnet", ro->first.subnet, "0-255: GUIDs of another subnet, so generated fabrics can be given together")
-      ->check(CLI::Range(0, 255));
+      ->check(whole_number(0, 255));
   add_common(*rail, ro->second);
   rail->callback([ro] {
     ro->first.speed = ro->second.parsed_speed();

@@ -1,5 +1,5 @@
 // What the parser knows about itself, for a person and for the shell: `slurmtopo help CMD...`,
-// `slurmtopo completion bash`, and the "did you mean ...?" line for a mistyped word.
+// `slurmtopo completion bash|zsh`, and the "did you mean ...?" line for a mistyped word.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,7 +7,7 @@
 
 namespace slurmtopo::cli {
 
-// `help [CMD...]` and `completion bash`, registered on the top-level app.
+// `help [CMD...]`, `completion bash|zsh` and the hidden `help options --markdown`, registered on the top-level app.
 void add_help_commands(CLI::App& app);
 
 // After a failed parse: "unknown command 'inspekt'; did you mean inspect?" for the first word

@@ -4,6 +4,7 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "discover/discover.h"
 #include "report/report.h"
 
@@ -32,9 +33,14 @@ void add_inspect_command(CLI::App& app) {
   };
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("inspect", "What slurmtopo sees: levels, groups, rails, anomalies");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"ibnetdiscover > fabric.topo; slurmtopo inspect --fabric fabric.topo",
+                              "levels, host groups, rails and anomalies"},
+                             {"slurmtopo inspect --fabric fabric.topo --nodes-dir nodes/ --json",
+                              "with every host's GPU -> NIC -> rail -> leaf, for automation"}}));
   add_fabric_options(*cmd, opt->inputs, FabricOption::Required);
-  cmd->add_flag("--json", opt->json, "machine-readable output");
-  cmd->add_option("--save", opt->save, "also write a snapshot (JSON) that --fabric reads back");
+  add_json_flag(*cmd, opt->json);
+  add_save_option(*cmd, opt->save);
   cmd->add_option("--suggest-map", opt->suggest_map,
                   "also write the likely hosts of unnamed HCAs (from their ports) as a node-name-map to review and "
                   "pass back with --node-name-map");

@@ -5,6 +5,7 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "cli/help_command.h"
 #include "discover/discover.h"
 
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
   slurmtopo::cli::add_apply_command(app);
   slurmtopo::cli::add_report_command(app);
   slurmtopo::cli::add_help_commands(app);
+  slurmtopo::cli::add_missing_exit_status(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -30,23 +32,23 @@ int main(int argc, char** argv) {
     // A mistyped word first: CLI11 alone would say "A subcommand is required".
     if (const std::string hint = slurmtopo::cli::did_you_mean(app); !hint.empty()) {
       std::cerr << "slurmtopo: " << hint << "\n";
-      return 2;
+      return slurmtopo::exit_code::kBadInput;
     }
     app.exit(e);
-    return 2;
+    return slurmtopo::exit_code::kBadInput;
   } catch (const slurmtopo::AbandonedSweep& e) {
     // A thread is still blocked in a MAD; exit-time cleanup would crash under it.
     std::cerr << "slurmtopo: " << e.what() << "\n" << std::flush;
     std::fflush(stdout);
-    std::_Exit(2);
+    std::_Exit(slurmtopo::exit_code::kBadInput);
   } catch (const slurmtopo::InputError& e) {
     std::cerr << "slurmtopo: " << e.what() << "\n";
-    return 2;
+    return slurmtopo::exit_code::kBadInput;
   } catch (const slurmtopo::cli::Exit& e) {
     return e.code;
   } catch (const std::exception& e) {
     std::cerr << "slurmtopo: " << e.what() << "\n";
-    return 1;
+    return slurmtopo::exit_code::kInternalError;
   }
-  return 0;
+  return slurmtopo::exit_code::kOk;
 }

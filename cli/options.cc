@@ -12,7 +12,7 @@ CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOpti
   CLI::Option* fabric = nullptr;
   if (need != FabricOption::MapsOnly) {
     // Every form load_fabric_file reads, named as the admin saved it.
-    const std::string forms = "ibnetdiscover text, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot";
+    const std::string forms = "the InfiniBand fabric: ibnetdiscover text, iblinkinfo output, libibnetdisc cache or slurmtopo snapshot";
     const std::string help = need == FabricOption::Required ? forms + "; repeat once per subnet"
                              : forms + (fabric_help.empty() ? ", to join GPUs to rails and leaves (repeatable)"
                                                             : " (" + fabric_help + ")");
@@ -53,7 +53,7 @@ TargetRelease resolve_release(const std::string& requested) {
 CLI::Option* add_profile_option(CLI::App& app, std::string& profile, const std::string& what) {
   std::string names;
   for (const auto& n : builtin_profile_names()) names += (names.empty() ? "" : ", ") + n;
-  return app.add_option("--profile", profile, "hardware profile " + what + ": a shipped name (" + names + ") or a YAML file");
+  return app.add_option("--profile", profile, "hardware profile: a shipped name (" + names + ") or a YAML file, " + what);
 }
 
 CLI::Option* add_slurm_conf_option(CLI::App& app, std::string& slurm_conf, const std::string& what) {
@@ -63,19 +63,60 @@ CLI::Option* add_slurm_conf_option(CLI::App& app, std::string& slurm_conf, const
 void add_node_options(CLI::App& app, NodeInputs& inputs) {
   add_nodes_dir_option(app, inputs.sources.nodes_dir);
   app.add_option("--node-class", inputs.sources.node_classes, "'HOSTLIST=FILE' for identical hosts (repeatable)");
-  app.add_option("--nodes", inputs.nodes, "hostlist of nodes that must all be described (a missing file is an error)");
+  add_nodes_option(app, inputs.nodes, "each must be described (a missing file is an error)");
+}
+
+CLI::Option* add_nodes_option(CLI::App& app, std::string& nodes, const std::string& what) {
+  return app.add_option("--nodes", nodes, "the nodes, a Slurm hostlist: " + what);
+}
+
+CLI::Option* add_dry_run_option(CLI::App& app, bool& dry_run, const std::string& what) {
+  return app.add_flag("--dry-run", dry_run, "dry run: " + what);
+}
+
+CLI::Option* add_json_flag(CLI::App& app, bool& json, const std::string& what) {
+  return app.add_flag("--json", json, "machine-readable output (JSON)" + (what.empty() ? "" : ": " + what));
+}
+
+CLI::Option* add_save_option(CLI::App& app, std::string& file, const std::string& what) {
+  return app.add_option("--save", file, "snapshot: write the fabric as JSON that --fabric reads back" + (what.empty() ? "" : ", " + what));
+}
+
+CLI::Option* add_dev_dir_option(CLI::App& app, std::string& dir) {
+  return app.add_option("--dev-dir", dir, "directory of the GPU device files in gres.conf's File= (default: as discovered, /dev)");
+}
+
+void add_job_options(CLI::App& app, const JobOptions& into) {
+  app.add_option("--weights", *into.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
+  app.add_option("--busy", *into.busy, "busy nodes: allocated to other jobs (hostlist)" + into.busy_detail);
+  app.add_option("--topology-param", *into.topology_param, "TopologyParam: TopoOptional and/or Dragonfly (comma separated)");
 }
 
 CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what) {
-  return app.add_option("-o,--output", output, what + " (\"-\" or absent: stdout)");
+  return app.add_option("-o,--output", output, "output: " + what + " (\"-\" or absent: stdout)");
+}
+
+CLI::Option* add_output_dir_option(CLI::App& app, std::string& dir, const std::string& what) {
+  return app.add_option("-o,--output", dir, "output: the directory for " + what)->required();
+}
+
+CLI::Option* add_allow_missing_option(CLI::App& app, bool& allow, const std::string& what) {
+  return app.add_flag("--allow-missing", allow, "accept missing nodes: " + what);
+}
+
+CLI::Option* add_topology_input_option(CLI::App& app, std::string& file, const std::string& what) {
+  return app
+      .add_option("--topology", file,
+                  "the topology.conf or topology.yaml Slurm uses (SwitchName= tree, BlockName= block): " + what)
+      ->check(CLI::ExistingFile);
 }
 
 void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into) {
-  app.add_option("--format", *into.format, "conf (topology.conf) or yaml (topology.yaml, Slurm 25.05+)")
-      ->check(CLI::IsMember({"conf", "yaml"}))
+  app.add_option("--format", *into.format, "form of the written file: conf (topology.conf) or yaml (topology.yaml, Slurm 25.05+)")
+      ->check(one_of({"conf", "yaml"}))
       ->capture_default_str();
   app.add_option("--plugin", *into.plugin, "tree or block (topology/block, 23.11+); in yaml: the cluster_default")
-      ->check(CLI::IsMember({"tree", "block"}))
+      ->check(one_of({"tree", "block"}))
       ->capture_default_str();
   app.add_option("--nvlink-domains", *into.nvlink_domains,
                  "NVLink domains for topology/block: a HOST: CLUSTER_UUID[.CLIQUE] file, or collect's directory of "

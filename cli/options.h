@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "cli/option_values.h"
 #include "discover/discover.h"
 #include "graph/graph.h"
 #include "slurm/release.h"
@@ -57,7 +58,45 @@ CLI::Option* add_slurm_conf_option(CLI::App& app, std::string& slurm_conf, const
 // --nodes-dir DIR of <hostname>.xml (hwloc) / <hostname>.json; `what` adds what it is for.
 CLI::Option* add_nodes_dir_option(CLI::App& app, std::string& dir, const std::string& what = "");
 
+// --nodes HOSTLIST; `what` says what the command does with them.
+CLI::Option* add_nodes_option(CLI::App& app, std::string& nodes, const std::string& what);
+
+// --dry-run; `what` says what is done instead.
+CLI::Option* add_dry_run_option(CLI::App& app, bool& dry_run, const std::string& what);
+
+// --json (a flag): print JSON instead of text; `what` adds what it holds.
+CLI::Option* add_json_flag(CLI::App& app, bool& json, const std::string& what = "");
+
+// --save FILE: a snapshot of the fabric that --fabric reads back; `what` adds what it holds.
+CLI::Option* add_save_option(CLI::App& app, std::string& file, const std::string& what = "");
+
+// --dev-dir DIR: where gres.conf's File= points.
+CLI::Option* add_dev_dir_option(CLI::App& app, std::string& dir);
+
+// The job's surroundings as place and whatif take them: --weights, --busy (`busy_detail` is
+// appended to its help), --topology-param.
+struct JobOptions {
+  std::string* weights;
+  std::string* busy;
+  std::string* topology_param;
+  std::string busy_detail;
+};
+void add_job_options(CLI::App& app, const JobOptions& into);
+
 // -o/--output: "-" or absent is stdout. `what` says what is written there.
 CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what);
+
+// -o/--output DIR (required): the directory the files are written into. `what` says which.
+CLI::Option* add_output_dir_option(CLI::App& app, std::string& dir, const std::string& what);
+
+// --allow-missing: nodes missing (a --nodes host without a file, Slurm nodes no switch reaches,
+// a new file dropping the current one's nodes) are a warning, not a refusal. `what` says which
+// this command accepts.
+CLI::Option* add_allow_missing_option(CLI::App& app, bool& allow, const std::string& what);
+
+// --topology FILE: the topology.conf (or topology.yaml) Slurm uses now, read as input. `what`
+// says what the command does with it. (whatif's edit, a file Slurm would use instead, is
+// --replace-topology.)
+CLI::Option* add_topology_input_option(CLI::App& app, std::string& file, const std::string& what);
 
 }  // namespace slurmtopo::cli

@@ -4,7 +4,9 @@
 #include <iostream>
 #include <memory>
 
+#include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "report/report.h"
 #include "simulate/whatif/whatif.h"
 
@@ -19,21 +21,24 @@ void add_place_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   PlaceRequest& r = o->request;
   CLI::App* cmd = app.add_subcommand("place", "The nodes Slurm's select/cons_tres would allocate to a job");
-  auto* topo = cmd->add_option("--topology", r.topology, "topology.conf (SwitchName= tree or BlockName= block)")
-                   ->check(CLI::ExistingFile);
+  cmd->footer(exit_status_text("the job starts: its nodes on stdout", "bad input (the file and line named on stderr)",
+                               {{kCannotStartExit, "the job cannot start now (pending), or never (slurmctld refuses it when submitted); why on stderr"}}) +
+              "\n" +
+              examples_text({{"slurmtopo place --topology /etc/slurm/topology.conf --nodes 'gpu[001-064]' -N 16 "
+                              "--busy 'gpu[001-010]' --exclusive --explain",
+                              "the 16 nodes slurmctld would give the job, and why"}}));
+  auto* topo = add_topology_input_option(*cmd, r.topology, "place as slurmctld would with it");
   add_fabric_options(*cmd, r.inputs, FabricOption::Optional, "build the tree from this fabric instead")->excludes(topo);
-  cmd->add_option("--nodes", r.nodes, "the partition's nodes (hostlist; with --slurm-conf, a subset of its nodes)");
+  add_nodes_option(*cmd, r.nodes, "the partition (with --slurm-conf, a subset of its nodes)");
   add_slurm_conf_option(*cmd, r.slurm_conf, "Slurm's nodes with their Weight= and CPUs= (the partition unless --nodes)");
-  cmd->add_option("--weights", r.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
+  add_job_options(*cmd, {&r.weights, &r.busy, &r.topology_param, ""});
   cmd->add_option("--cpus", r.cpus, "usable CPUs per node: N or 'HOSTLIST=N,...' (default: slurm.conf's CPUs=, else 1)");
-  cmd->add_option("--busy", r.busy, "nodes allocated to other jobs (hostlist)");
-  cmd->add_option("-N,--count", r.count, "nodes the job asks for (salloc -N)")->required()->check(CLI::PositiveNumber);
+  cmd->add_option("-N,--count", r.count, "nodes per job (salloc -N): what this job asks for")->required()->check(whole_number(1));
   cmd->add_flag("--exclusive", r.exclusive, "whole nodes (salloc --exclusive)");
   cmd->add_option("--switches", r.switches, "maximum leaf switches, N[@max-time]");
-  cmd->add_option("--topology-param", r.topology_param, "TopoOptional and/or Dragonfly (comma separated)");
   add_slurm_version_option(*cmd, o->slurm_version, "the node selection slurmctld runs (24.05, 25.11 and 26.05 rules are modelled)");
   cmd->add_option("--max-switch-wait", r.max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0));
   cmd->add_flag("--explain", o->explain, "say why: top switch, leaf order and distances, weight tiers");
   cmd->callback([o] {
     o->request.release = resolve_release(o->slurm_version);

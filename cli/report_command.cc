@@ -2,7 +2,9 @@
 #include <iostream>
 #include <memory>
 
+#include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "report/report.h"
 
 namespace slurmtopo::cli {
@@ -39,18 +41,26 @@ void add_report_command(CLI::App& app) {
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "report", "The commissioning report: verdict, inventory, drawing, link health, nodes, performance, Slurm files");
+  cmd->footer(exit_status_text("PASS: every check passed (the files asked for are written)",
+                               "bad input (the file and line named on stderr): nothing written",
+                               {{exit_code::kAttention, "WARN: the files are written; some check warns (see the verdict lines)"},
+                                {exit_code::kFails, "FAIL: the files are written; some check fails"}}) +
+              "\n" +
+              examples_text({{"slurmtopo report --fabric fabric.topo --nodes-dir nodes/ --slurm-conf /etc/slurm/slurm.conf "
+                              "--topology /etc/slurm/topology.conf -o report.html --json report.json",
+                              "the page to hand over, and the JSON a cron job gates on (exit 0, 3 or 4)"}}));
   add_fabric_options(*cmd, opt->request.inputs, FabricOption::Required);
   add_node_options(*cmd, opt->nodes);
   add_slurm_conf_option(*cmd, opt->request.slurm_conf, "Slurm's nodes, its NodeName lines");
-  cmd->add_option("--topology", opt->request.topology, "the topology.conf in service, diffed against the generated one")
-      ->check(CLI::ExistingFile);
+  add_topology_input_option(*cmd, opt->request.topology, "the file in service, diffed against the generated one");
   add_profile_option(*cmd, opt->request.profile, "for the predictions (default: from the nodes)");
   cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")
       ->check(CLI::ExistingFile);
   add_slurm_version_option(*cmd, opt->slurm_version, "the one the files are for and checked by");
   add_topology_form_options(*cmd, {&opt->request.format, &opt->request.plugin, &opt->request.nvlink_domains});
   add_output_option(*cmd, opt->outputs.html, "the HTML page");
-  cmd->add_option("--json", opt->outputs.json, "also write the report as JSON (docs/report-json.md)");
+  cmd->add_option("--json", opt->outputs.json,
+                  "machine-readable output (JSON): also write the report to this file (docs/report-json.md)");
   cmd->add_option("--md", opt->outputs.markdown, "also write a Markdown summary");
   cmd->callback([opt] {
     opt->request.nodes = opt->nodes.sources;

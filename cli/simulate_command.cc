@@ -1,11 +1,11 @@
 // `slurmtopo simulate`: what a placement costs a collective, per message size, and what
 // limits it; `--compare` puts two placements side by side. Options → run_simulation
 // (simulate/collective/simulation.h) → simulate_report (report/simulate_report.h).
-#include <cctype>
 #include <iostream>
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "report/report.h"
 #include "simulate/collective/collective.h"
 #include "slurm/slurm.h"
@@ -45,46 +45,42 @@ void run(const Options& o) {
   std::cout << simulate_report(run_simulation(r), o.json);
 }
 
-// The value in lower case, so the library's own check (and its message) sees it as typed.
-CLI::Validator lower_case() {
-  return CLI::Validator(
-      [](std::string& value) {
-        for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        return std::string();
-      },
-      "", "lower case");
-}
-
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Collective time and bus bandwidth of a placement on this fabric, with its routing");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo simulate --fabric fabric.topo --profile h100-ndr --nodes 'gpu[001-016]' "
+                              "--compare 'gpu[001-008,017-024]'",
+                              "allreduce time and bus bandwidth of two placements, side by side"}}));
   add_fabric_options(*cmd, o->inputs, FabricOption::Required);
   auto* profile = add_profile_option(*cmd, o->profile, "for the placement's nodes");
   auto* dir = add_nodes_dir_option(*cmd, o->nodes_dir, "the profile follows the hardware");
   profile->excludes(dir);
-  cmd->add_option("--nodes", o->nodes, "the placement: a Slurm hostlist, in rank order")->required();
+  add_nodes_option(*cmd, o->nodes, "the placement, in rank order")->required();
   cmd->add_option("--compare", o->compare, "a second placement to put side by side");
   cmd->add_option("--sizes", o->sizes, "message sizes (nccl-tests' size), K/M/G = 2^10/2^20/2^30")
       ->capture_default_str();
   // Any case, as NCCL_ALGO takes them ("Ring", "NVLSTree").
   cmd->add_option("--algo", o->algo, "auto (as NCCL chooses), ring, tree, nvls or nvlstree")
-      ->transform(lower_case())
+      ->transform(one_of({"auto", "ring", "tree", "nvls", "nvlstree"}, true))
       ->capture_default_str();
   cmd->add_option("--collective", o->collective, "allreduce, reducescatter, allgather or broadcast")
-      ->transform(lower_case())
+      ->transform(one_of({"allreduce", "reducescatter", "allgather", "broadcast"}, true))
       ->capture_default_str();
   cmd->add_option("--routing", o->routing,
-                  "lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree or adaptive")
+                  "routing: lft (tables from --lft or a snapshot of `discover fabric --routes`), minhop (D-mod-K), ftree "
+                  "or adaptive")
+      ->transform(one_of({"lft", "minhop", "ftree", "adaptive"}, true))
       ->capture_default_str();
   cmd->add_option("--lft", o->lft, "forwarding tables (dump_fts / ibroute output) for --routing lft")
       ->check(CLI::ExistingFile);
   cmd->add_option("--busy-jobs", o->busy_jobs,
                   "jobs running next door, one `HOSTLIST COLLECTIVE SIZE` a line: their flows share the cables")
       ->check(CLI::ExistingFile);
-  cmd->add_flag("--json", o->json, "machine-readable output, with every bottleneck");
+  add_json_flag(*cmd, o->json, "with every bottleneck");
   cmd->callback([o] { run(*o); });
 }
 

@@ -8,6 +8,7 @@
 
 #include "base/base.h"
 #include "cli/commands.h"
+#include "cli/exit_status.h"
 #include "report/report.h"
 #include "simulate/whatif/whatif.h"
 
@@ -37,41 +38,48 @@ void add_whatif_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "whatif", "Placement policies side by side, the effect of drains, cables, spines or another topology.conf, "
                 "and workload replays (FCFS + EASY backfill through Slurm's placement)");
+  cmd->footer(plain_exit_status() + "\n" +
+              examples_text({{"slurmtopo whatif --fabric fabric.topo --profile h100-ndr -N 16,64",
+                              "Slurm's placement against no topology, the best and a random one"},
+                             {"slurmtopo whatif --fabric fabric.topo --profile h100-ndr -N 32 --remove-cable leaf1/24",
+                              "the effect of an edit, over sampled busy states"},
+                             {"slurmtopo whatif --fabric fabric.topo --profile h100-ndr --sbatch 16 -o run.sh",
+                              "16 shards as a Slurm job array, merged at the end"}}));
   add_fabric_options(*cmd, o->args.inputs, FabricOption::Optional,
                      "`whatif merge` needs none");
   add_profile_option(*cmd, o->args.profile, "for the predicted busbw");
-  cmd->add_option("--nodes", o->args.nodes,
-                  "the partition (hostlist; default: slurm.conf's nodes with --slurm-conf, else every compute host on the fabric)");
+  add_nodes_option(*cmd, o->args.nodes,
+                   "the partition (default: slurm.conf's nodes with --slurm-conf, else every compute host on the fabric)");
   add_slurm_conf_option(*cmd, o->args.slurm_conf, "Slurm's nodes with their Weight= (the partition unless --nodes)");
-  cmd->add_option("--weights", o->args.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
-  cmd->add_option("-N,--count", o->args.sizes, "nodes per job; several sizes comma separated");
-  cmd->add_option("--busy", o->args.busy, "nodes allocated to other jobs (policies; with edits, in every sample)");
+  add_job_options(*cmd, {&o->args.weights, &o->args.busy, &o->args.topology_param, "; with edits, in every sample"});
+  cmd->add_option("-N,--count", o->args.sizes, "nodes per job (salloc -N): several sizes comma separated");
   cmd->add_option("--size", o->args.size, "allreduce message size for the predicted busbw")->capture_default_str();
-  cmd->add_option("--routing", o->args.routing, "minhop (D-mod-K), ftree or adaptive")->capture_default_str();
-  cmd->add_option("--topology-param", o->args.topology_param, "TopoOptional and/or Dragonfly");
+  cmd->add_option("--routing", o->args.routing, "routing: minhop (D-mod-K), ftree or adaptive")
+      ->transform(one_of({"minhop", "ftree", "adaptive"}, true))
+      ->capture_default_str();
   add_slurm_version_option(*cmd, o->slurm_version, "the node selection slurmctld runs");
   cmd->add_option("--seed", o->args.seed, "for random placements, sampled busy states and --synthetic")->capture_default_str();
   cmd->add_option("--samples", o->args.samples, "busy states sampled to compare edits")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1));
   cmd->add_option("--drain", o->args.drain, "edit: these nodes drained (hostlist)");
   cmd->add_option("--drain-switch", o->args.drain_switches, "edit: this switch out of service (every cable)");
-  cmd->add_option("--remove-cable", o->args.remove_cables, "edit: SWITCH/PORT or SWITCH_A,SWITCH_B");
+  cmd->add_option("--remove-cable", o->args.remove_cables, "remove a cable: an edit, SWITCH/PORT or SWITCH_A,SWITCH_B");
   cmd->add_option("--add-spines", o->args.add_spines, "edit: N more top-level switches, each cabled like an existing one")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--topology", o->args.topology, "edit: Slurm uses this topology.conf instead of the emitted one")
+      ->check(whole_number(1));
+  cmd->add_option("--replace-topology", o->args.topology, "edit: Slurm uses this topology.conf instead of the emitted one")
       ->check(CLI::ExistingFile);
   CLI::Option* workload =
       cmd->add_option("--workload", o->args.workload, "replay a trace in the Standard Workload Format")->check(CLI::ExistingFile);
   cmd->add_option("--cpus-per-node", o->args.cpus_per_node, "with --workload: processors per node")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1));
   cmd->add_option("--synthetic", o->args.synthetic, "replay N seeded synthetic jobs")
-      ->check(CLI::PositiveNumber)->excludes(workload);
+      ->check(whole_number(1))->excludes(workload);
   cmd->add_option("--bf-max-job-test", o->args.max_job_test, "backfill looks this deep into the queue")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(whole_number(1));
   CLI::Option* shard = cmd->add_option("--shard", o->args.shard, "run only slice i of N (0 <= i < N) and write it as JSON for `whatif merge`");
   cmd->add_option("--sbatch", o->sbatch, "print (or -o: write) a script that runs N shards as a Slurm job array and merges them")
-      ->check(CLI::PositiveNumber)->excludes(shard);
-  cmd->add_flag("--json", o->json, "machine-readable output");
+      ->check(whole_number(1))->excludes(shard);
+  add_json_flag(*cmd, o->json);
   add_output_option(*cmd, o->output, "write here (atomically)");
   cmd->callback([o, cmd] {
     if (cmd->got_subcommand("merge")) return;
@@ -91,7 +99,7 @@ void add_whatif_command(CLI::App& app) {
   auto m = std::make_shared<MergeOptions>();
   CLI::App* merge = cmd->add_subcommand("merge", "Merge `whatif --shard i/N` outputs into what the run prints");
   merge->add_option("shards", m->files, "the shard files")->required()->check(CLI::ExistingFile);
-  merge->add_flag("--json", m->json, "machine-readable output");
+  add_json_flag(*merge, m->json);
   add_output_option(*merge, m->output, "write here (atomically)");
   merge->callback([m] {
     const MergedRun run = merge_shard_files(m->files);

@@ -40,7 +40,7 @@ CollectPlan plan_collect(const CollectRequest& r) {
   if (plan.hosts.empty()) throw InputError("--nodes", 0, "the hostlist '" + r.nodes + "' names no node");
   for (const auto& h : plan.hosts)
     if (!valid_slurm_node_name(h)) throw InputError("--nodes", 0, "\"" + h + "\" is not a Slurm node name");
-  if (r.out_dir.empty()) throw InputError("--out", 0, "expected the directory the nodes write their XML into");
+  if (r.out_dir.empty()) throw InputError("--output", 0, "expected the directory the nodes write their XML into");
   // Absolute: the tasks start in the step's working directory on each node, not ours.
   plan.out_dir = std::filesystem::absolute(r.out_dir).lexically_normal().string();
   while (plan.out_dir.size() > 1 && plan.out_dir.back() == '/') plan.out_dir.pop_back();

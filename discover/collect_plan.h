@@ -27,7 +27,7 @@ struct CollectPlan {
   std::vector<std::string> fabric_files;    // out_dir/<host>.fabric.csv, where nvidia-smi exists
 };
 
-// InputError("--nodes" / "--out", 0, ...) for an empty or malformed hostlist, an invalid node
+// InputError("--nodes" / "--output", 0, ...) for an empty or malformed hostlist, an invalid node
 // name, or an empty output directory.
 //
 // Each task runs, on its node:

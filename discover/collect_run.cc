@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "base/exit_codes.h"
 #include "base/input_error.h"
 #include "base/text.h"
 #include "slurm/hostlist.h"
@@ -57,7 +58,9 @@ CollectReport collect_report(const CollectPlan& plan, const CollectOutcome& o) {
   if (!o.missing.empty())
     r.err = "slurmtopo: no export from " + counted(o.missing.size(), "node", "nodes") + ": " + compress_hostlist(o.missing) +
             (o.srun_exit ? " (srun exited " + std::to_string(o.srun_exit) + ")" : "") + "\n";
-  r.exit_code = !o.missing.empty() ? 1 : o.srun_exit;
+  else if (o.srun_exit)
+    r.err = "slurmtopo: srun exited " + std::to_string(o.srun_exit) + " (every export arrived)\n";
+  r.exit_code = !o.missing.empty() || o.srun_exit ? exit_code::kAttention : exit_code::kOk;
   return r;
 }
 

@@ -22,8 +22,9 @@ struct CollectOutcome {
 CollectOutcome run_collect(const CollectPlan& plan);
 
 // What `collect` says once the step ended: on stdout how many exports (and NVLink fabric
-// reports) arrived, on stderr the nodes without an export, and the exit code: 1 when a node
-// delivered nothing (the directory is incomplete whatever srun said), else srun's.
+// reports) arrived, on stderr the nodes without an export, and the exit code: 3
+// (exit_code::kAttention) when a node delivered nothing (the directory is incomplete whatever
+// srun said) or srun failed, else 0.
 struct CollectReport {
   std::string out, err;
   int exit_code = 0;

@@ -75,8 +75,8 @@ std::optional<RefusedForm> refused_fabric_form(std::string_view head) {
     if (line.starts_with("SwitchName=") || line.starts_with("BlockName="))
       return RefusedForm{number,
                          "this is a Slurm topology file (SwitchName=/BlockName= lines, as topology.conf or "
-                         "`sharp_cmd topology` print them), not a fabric: give it to --topology (report, whatif) or "
-                         "`place --topology`, and the fabric as plain ibnetdiscover output"};
+                         "`sharp_cmd topology` print them), not a fabric: give it to --topology (report, place) or "
+                         "`whatif --replace-topology`, and the fabric as plain ibnetdiscover output"};
     if (is_lst_line(line))
       return RefusedForm{number,
                          "this is a .lst link list (OpenSM's subnet.lst or ibdiagnet's ibdiagnet2.lst), which "

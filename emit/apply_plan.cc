@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/atomic_write.h"
+#include "base/exit_codes.h"
 #include "base/files.h"
 #include "base/input_error.h"
 #include "base/text.h"
@@ -46,10 +47,10 @@ long ApplyResult::total_anomalies() const {
 
 int ApplyResult::exit_code() const {
   switch (outcome) {
-    case ApplyOutcome::Anomalies: return 1;
-    case ApplyOutcome::Refused: return 2;
-    case ApplyOutcome::RolledBack: return 3;
-    default: return 0;
+    case ApplyOutcome::Anomalies: return exit_code::kFails;
+    case ApplyOutcome::Refused: return exit_code::kBadInput;
+    case ApplyOutcome::RolledBack: return exit_code::kAttention;
+    default: return exit_code::kOk;
   }
 }
 

@@ -29,7 +29,7 @@ struct ApplyRequest {
   std::string dev_dir;                              // --dev-dir: where gres.conf's File= point
   TargetRelease release;                            // cli: target_release(--slurm-version)
   bool dry_run = false;
-  long max_anomalies = -1;                          // --max-anomalies: more is exit 1; -1 = no limit
+  long max_anomalies = -1;                          // --max-anomalies: more is exit 4; -1 = no limit
   int verify_seconds = 30;                          // how long slurmctld may take to answer again
   std::string command;                              // the command line, for the headers
 };

@@ -31,7 +31,6 @@ EmitGresResult emit_gres(const EmitGresRequest& r) {
   out.version = r.release.release;
   NodeSources sources = r.sources;
   sources.allow_missing = r.force;
-  sources.allow_missing_option = "--force";
   const NodeSet set = load_node_set(sources, r.nodes);
   out.nodes = set.nodes.size();
   out.classes = set.classes.size();

@@ -11,7 +11,7 @@
 namespace slurmtopo {
 
 EmitNcclTopoResult emit_nccl_topo(const EmitNcclTopoRequest& r) {
-  if (r.out_dir.empty()) throw InputError("--out", 0, "expected the directory to write the NCCL topology files into");
+  if (r.out_dir.empty()) throw InputError("--output", 0, "expected the directory to write the NCCL topology files into");
   const NodeSet set = load_node_set(r.sources, r.nodes);
   EmitNcclTopoResult out;
   out.warnings = set.warnings;

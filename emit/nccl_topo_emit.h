@@ -1,5 +1,5 @@
 // `slurmtopo emit nccl-topo` as one call: per node class, NCCL's topology XML
-// (emit/nccl_topo.h) written atomically into --out as <first host>.xml. Hosts of one class
+// (emit/nccl_topo.h) written atomically into -o/--output as <first host>.xml. Hosts of one class
 // whose own PCIe layout gives another file (a NIC on another switch) get their own file, so
 // every host's file is its own; the result says which hostlist uses which file.
 #pragma once
@@ -16,7 +16,7 @@ namespace slurmtopo {
 struct EmitNcclTopoRequest {
   NodeSources sources;   // --nodes-dir / --node-class
   std::string nodes;     // --nodes HOSTLIST that must all be described
-  std::string out_dir;   // --out DIR
+  std::string out_dir;   // -o/--output DIR
   std::string command;   // for the comment at the top of each file
 };
 
@@ -34,7 +34,7 @@ struct EmitNcclTopoResult {
   int exit_code() const { return 0; }
 };
 
-// InputError for the node files (as emit gres), an --out that cannot be made, or a class
+// InputError for the node files (as emit gres), an -o/--output directory that cannot be made, or a class
 // without GPUs only (nothing for NCCL).
 EmitNcclTopoResult emit_nccl_topo(const EmitNcclTopoRequest& request);
 

@@ -13,7 +13,7 @@ namespace slurmtopo {
 
 inline constexpr double kMaxNodeDrop = 0.05;
 
-// Why the new file must not replace the current one without --force, or nullopt. `dropped`:
+// Why the new file must not replace the current one without --allow-missing, or nullopt. `dropped`:
 // nodes the current file has and the new one lacks; `check` says what to check ("the sweep").
 std::optional<std::string> shrink_refusal(size_t current_nodes, const std::vector<std::string>& dropped,
                                           const std::string& check);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "base/exit_codes.h"
 #include "base/version.h"  // the JSON report names its writer
 #include "discover/node_set.h"
 #include "graph/cluster_inputs.h"
@@ -222,7 +223,10 @@ struct CommissionReport {
   std::vector<std::string> hosts;              // fabric hosts, Slurm node order (for the next baseline)
   std::vector<std::string> cables;             // "a/port - b/port", sorted
 
-  int exit_code() const { return verdict == Verdict::Pass ? 0 : 1; }
+  // PASS 0, WARN 3, FAIL 4 (base/exit_codes.h): a script tells a warning from a failure.
+  int exit_code() const {
+    return verdict == Verdict::Pass ? exit_code::kOk : verdict == Verdict::Warn ? exit_code::kAttention : exit_code::kFails;
+  }
 };
 
 // Throws InputError (exit 2, nothing written) for any unreadable or bad input.

@@ -7,6 +7,7 @@
 
 #include <ostream>
 
+#include "base/exit_codes.h"
 #include "simulate/scheduler/slurm_select.h"
 #include "simulate/whatif/place_plan.h"
 
@@ -16,7 +17,7 @@ std::string place_report(const SelectResult& result, bool explain);
 
 // Not bad input, but no allocation: the caller may retry later (pending), or never (slurmctld
 // refuses the job at submission).
-constexpr int kCannotStartExit = 3;
+constexpr int kCannotStartExit = exit_code::kAttention;
 
 // The hostlist (and --explain's reasons) on `out`; the topology file's warnings and, for a job
 // that does not start, whether it waits or never runs and why, on `err`. Returns the exit code:

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # One man page per command, from the CLI's own --help (help2man), so they never drift from it:
 # slurmtopo.1, slurmtopo-emit.1, slurmtopo-emit-topology.1, ... gzipped as Debian wants them.
+# Each --help ends with "Exit status:" and "Examples:" (cli/exit_status.h): help2man makes the
+# second an EXAMPLES section itself, and the first, which it would make a subsection of OPTIONS,
+# becomes the EXIT STATUS section here.
 #
 #   man_pages.sh /path/to/slurmtopo OUTDIR
 set -euo pipefail
@@ -34,6 +37,9 @@ page() { # DESCRIPTION WORDS...
   chmod +x "$wrapper"
   help2man --no-info --no-discard-stderr --section 1 --source "slurmtopo $version" --name "$desc" \
     --output "$out/$name.1" "$wrapper"
+  # Examples are command lines: left-adjusted, never hyphenated.
+  sed -i -e 's/^\.SS "Exit status:"$/.SH "EXIT STATUS"/' -e 's/^\.SH EXAMPLES$/.SH EXAMPLES\n.ad l\n.nh/' "$out/$name.1"
+  grep -q '^\.SH "EXIT STATUS"$' "$out/$name.1" || { echo "man_pages.sh: $name --help has no 'Exit status:'" >&2; exit 1; }
   gzip -9n "$out/$name.1"
   local sub sdesc
   while IFS=$'\t' read -r sub sdesc; do

@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 
 # Relative paths, so the command the page shows is the one a reader can type.
 "$slurmtopo" report --fabric samples/superpod-4su.topo --config samples/site.yaml --nodes-dir samples/nodes \
-  --slurm-conf samples/slurm.conf -o "$work/report.html" || (($? == 1))  # 1: the sample fails its checks
+  --slurm-conf samples/slurm.conf -o "$work/report.html" || (($? == 4))  # 4: the sample fails its checks (FAIL)
 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update \
   --disable-sync --no-first-run --user-data-dir="$work/profile" --hide-scrollbars --window-size=1100,1500 \
   --screenshot="$work/report.png" "file://$work/report.html" >/dev/null 2>&1

@@ -48,7 +48,7 @@ std::string run_arguments(const WhatifArguments& o) {
   for (const auto& s : o.drain_switches) opt("--drain-switch", s);
   for (const auto& c : o.remove_cables) opt("--remove-cable", c);
   if (o.add_spines) opt("--add-spines", std::to_string(o.add_spines));
-  if (!o.topology.empty()) opt("--topology", absolute(o.topology));
+  if (!o.topology.empty()) opt("--replace-topology", absolute(o.topology));
   if (!o.workload.empty())
     a.insert(a.end(), {"--workload", absolute(o.workload), "--cpus-per-node", std::to_string(o.cpus_per_node)});
   if (o.synthetic) opt("--synthetic", std::to_string(o.synthetic));

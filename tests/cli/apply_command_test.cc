@@ -10,8 +10,9 @@ using slurmtopo::testing::Scratch;
 TEST_CASE("apply --help: the exit codes, one table") {
   const auto r = run("apply --help");
   CHECK(r.code == 0);
-  CHECK(r.output.find("Exit codes:") != std::string::npos);
-  for (const std::string line : {"  0  nothing to do", "  1  more anomalies", "  2  bad input", "  3  the apply failed"})
+  CHECK(r.output.find("Exit status:") != std::string::npos);
+  for (const std::string line : {"  0  nothing to do", "  1  internal error", "  2  bad input", "  3  the apply failed",
+                                 "  4  more anomalies"})
     CHECK(r.output.find(line) != std::string::npos);
 }
 

@@ -82,10 +82,10 @@ TEST_CASE("slurmtopo discover classes: node classes, and a listed node without a
 }
 
 TEST_CASE("slurmtopo collect --dry-run prints the srun line and an sbatch script") {
-  const auto r = run("collect --nodes 'gpu[01-16]' --out /shared/topo --dry-run");
+  const auto r = run("collect --nodes 'gpu[01-16]' -o /shared/topo --dry-run");
   CHECK(r.code == 0);
   CHECK(r.output.find("srun --job-name=slurmtopo-collect '--nodelist=gpu[01-16]' --nodes=16 --ntasks=16") !=
         std::string::npos);
   CHECK(r.output.find("#SBATCH --nodelist=gpu[01-16]") != std::string::npos);
-  CHECK(run("collect --nodes 'gpu[01-' --out /x --dry-run").code == 2);
+  CHECK(run("collect --nodes 'gpu[01-' -o /x --dry-run").code == 2);
 }

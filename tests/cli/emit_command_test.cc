@@ -120,7 +120,7 @@ TEST_CASE("emit topology: a bad node-name map or site.yaml is refused with its l
   CHECK_FALSE(s.exists("out.conf"));
 }
 
-TEST_CASE("emit topology: a file that would drop nodes is refused unless --force, and .bak kept") {
+TEST_CASE("emit topology: a file that would drop nodes is refused unless --allow-missing, and .bak kept") {
   Scratch s;
   std::string fabric = s.write("fabric.txt", kSmall);
   std::string out = s.path("topology.conf");
@@ -137,7 +137,7 @@ TEST_CASE("emit topology: a file that would drop nodes is refused unless --force
   CHECK(r.code == 2);
   CHECK(r.output.find("drops 2 of the 4 nodes") != std::string::npos);
   CHECK(s.read("topology.conf") == before);
-  r = run("emit topology --fabric " + small + " --force -o " + out);
+  r = run("emit topology --fabric " + small + " --allow-missing -o " + out);
   CHECK(r.code == 0);
   CHECK(s.read("topology.conf.bak") == before);
   CHECK(s.read("topology.conf").find("gpu[003-004]") == std::string::npos);
@@ -152,13 +152,13 @@ TEST_CASE("emit topology: --diff says what changes, --nodes restricts and report
   CHECK(r.code == 0);
   CHECK(r.output.find("~ gpu003: leaf01 -> leaf02") != std::string::npos);
   // One of four Slurm nodes under no switch is above the shrink guard's threshold: refused,
-  // nothing written, unless --force.
+  // nothing written, unless --allow-missing.
   r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]' -o " + s.path("n.conf"));
   CHECK(r.code == 2);
   CHECK(r.output.find("1 of --nodes's 4 nodes would be under no switch") != std::string::npos);
   CHECK(r.output.find("gpu009") != std::string::npos);
   CHECK_FALSE(s.exists("n.conf"));
-  r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]' --force");
+  r = run("emit topology --fabric " + fabric + " --nodes 'gpu[001-003,009]' --allow-missing");
   CHECK(r.code == 0);
   CHECK(r.output.find("gpu009") != std::string::npos);
   CHECK(r.output.find("1 fabric host not in Slurm, left out: gpu004") != std::string::npos);

@@ -168,19 +168,19 @@ TEST_CASE("emit gres: bad input is exit 2 naming the file, nothing written") {
   CHECK(!s.exists("slurm.conf"));
 }
 
-TEST_CASE("emit gres: a listed node without a file is an error, a warning with --force") {
+TEST_CASE("emit gres: a listed node without a file is an error, a warning with --allow-missing") {
   Scratch s;
   Run r = run("emit gres" + kNodes + " --nodes 'dgx[001-065]' -o " + s.path("gres.conf"));
   CHECK(r.code == 2);
   CHECK(contains(r.output, "dgx065"));
   CHECK(!s.exists("gres.conf"));
-  Run f = run("emit gres" + kNodes + " --nodes 'dgx[001-065]' --force -o " + s.path("gres.conf"));
+  Run f = run("emit gres" + kNodes + " --nodes 'dgx[001-065]' --allow-missing -o " + s.path("gres.conf"));
   CHECK(f.code == 0);
   CHECK(contains(f.output, "dgx065"));
   CHECK(contains(s.read("gres.conf"), "NodeName=dgx[001-064]"));
 }
 
-TEST_CASE("emit nodes: refuses to drop most of the current file's nodes without --force") {
+TEST_CASE("emit nodes: refuses to drop most of the current file's nodes without --allow-missing") {
   Scratch s;
   REQUIRE(run("emit nodes" + kNodes + " -o " + s.path("nodes.conf")).code == 0);
   const std::string full = s.read("nodes.conf");
@@ -189,7 +189,7 @@ TEST_CASE("emit nodes: refuses to drop most of the current file's nodes without 
   CHECK(r.code == 2);
   CHECK(contains(r.output, "drops 62 of the 64 nodes"));
   CHECK(s.read("nodes.conf") == full);
-  CHECK(run("emit nodes" + two + " --force -o " + s.path("nodes.conf")).code == 0);
+  CHECK(run("emit nodes" + two + " --allow-missing -o " + s.path("nodes.conf")).code == 0);
   CHECK(contains(s.read("nodes.conf"), "NodeName=dgx[001-002] "));
 }
 
@@ -251,7 +251,7 @@ TEST_CASE("emit gres --check: Cores=0-111 for every GPU (a superset of each GPU'
   for (const char* version : {"22.05", "24.11", "25.11"}) {
     CAPTURE(version);
     const std::string cls = " --node-class 'gpu[001-002]=" + s.path("xe.json") + "' --slurm-version " + version;
-    REQUIRE(run("emit gres" + cls + " -o " + s.path("gres.conf") + " --force").code == 0);
+    REQUIRE(run("emit gres" + cls + " -o " + s.path("gres.conf") + " --allow-missing").code == 0);
     std::string wide = s.read("gres.conf");
     for (size_t at = wide.find(" Cores="); at != std::string::npos; at = wide.find(" Cores=", at + 1)) {
       if (!std::isdigit(static_cast<unsigned char>(wide[at + 7]))) continue;  // the header's "Cores= are ..."
@@ -269,7 +269,7 @@ TEST_CASE("emit gres --check: Cores=0-111 for every GPU (a superset of each GPU'
   // A list that misses some of the GPU's own cores is still an error.
   s.write("xe.json", node_to_json(xe8640_like("gpu001")));
   const std::string cls = " --node-class 'gpu[001-002]=" + s.path("xe.json") + "' --slurm-version 22.05";
-  REQUIRE(run("emit gres" + cls + " -o " + s.path("gres.conf") + " --force").code == 0);
+  REQUIRE(run("emit gres" + cls + " -o " + s.path("gres.conf") + " --allow-missing").code == 0);
   std::string part = s.read("gres.conf");
   part.replace(part.find("File=/dev/nvidia0 Cores=42-55"), 29, "File=/dev/nvidia0 Cores=0-50");
   s.write("part.conf", part);
@@ -292,16 +292,16 @@ TEST_CASE("emit nodes --partition-topology: PartitionName lines with Topology=, 
 
 TEST_CASE("emit nccl-topo: one NCCL_TOPO_FILE per layout of each class, and the report says which hosts use it") {
   Scratch s;
-  Run r = run("emit nccl-topo" + kNodes + " --out " + s.path("nccl"));
+  Run r = run("emit nccl-topo" + kNodes + " -o " + s.path("nccl"));
   REQUIRE_MESSAGE(r.code == 0, r.output);
   // dgx010's crossed rails are names, not PCIe: one file for the class.
   CHECK(contains(r.output, "dgx[001-064]: NCCL_TOPO_FILE=" + s.path("nccl") + "/dgx001.xml\n"));
   const std::string text = s.read("nccl/dgx001.xml");
   CHECK(contains(text, "Set NCCL_TOPO_FILE=" + s.path("nccl") + "/dgx001.xml in the jobs' environment on those nodes."));
   CHECK(contains(text, "<system version=\"1\">\n"));
-  Run again = run("emit nccl-topo" + kNodes + " --out " + s.path("nccl"));
+  Run again = run("emit nccl-topo" + kNodes + " -o " + s.path("nccl"));
   CHECK(contains(again.output, "unchanged: " + s.path("nccl") + "/dgx001.xml"));
-  Run bad = run("emit nccl-topo --nodes-dir " + s.path("nowhere") + " --out " + s.path("nccl2"));
+  Run bad = run("emit nccl-topo --nodes-dir " + s.path("nowhere") + " -o " + s.path("nccl2"));
   CHECK(bad.code == 2);
   CHECK_FALSE(std::filesystem::exists(s.path("nccl2")));
 }
@@ -312,7 +312,7 @@ TEST_CASE("emit nccl-topo: a host of the class whose NIC sits on another switch 
   for (auto& c : b.gpu_nic[0]) c = PathClass::SYS;  // GPU 0's NIC moved off its switch
   s.write("gpu001.json", node_to_json(a));
   s.write("gpu002.json", node_to_json(b));
-  Run r = run("emit nccl-topo --nodes-dir " + s.path("") + " --out " + s.path("nccl"));
+  Run r = run("emit nccl-topo --nodes-dir " + s.path("") + " -o " + s.path("nccl"));
   REQUIRE_MESSAGE(r.code == 0, r.output);
   CHECK(contains(r.output, "gpu001: NCCL_TOPO_FILE=" + s.path("nccl") + "/gpu001.xml\n"));
   CHECK(contains(r.output, "gpu002: NCCL_TOPO_FILE=" + s.path("nccl") + "/gpu002.xml\n"));

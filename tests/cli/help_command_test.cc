@@ -43,7 +43,7 @@ TEST_CASE("completion bash: every command, with the options its --help shows") {
       if (option.starts_with("--")) CHECK(help.find(option) != std::string::npos);
   }
   CHECK(table.at("apply").count("--dry-run"));
-  CHECK(table.at("emit gres").count("--force"));
+  CHECK(table.at("emit gres").count("--allow-missing"));
 }
 
 TEST_CASE("completion bash: sourced in bash, `slurmtopo em<TAB>` and `emit topology --sl<TAB>` complete") {
@@ -66,7 +66,7 @@ TEST_CASE("completion bash: sourced in bash, `slurmtopo em<TAB>` and `emit topol
 }
 
 TEST_CASE("every slurmtopo flag a message in the sources suggests is an option of some command") {
-  // Messages that send the user to a flag ("accept with --allow-missing", "use --force",
+  // Messages that send the user to a flag ("accept with --allow-missing", "use --allow-partial",
   // "pass --nodes"): the flag must exist, or the advice answers "unknown option". Flags of
   // other tools (sbatch --array, scontrol --oneliner) are not suggestions and are not checked.
   std::set<std::string> all;
@@ -97,7 +97,7 @@ TEST_CASE("every slurmtopo flag a message in the sources suggests is an option o
       }
     }
   }
-  CHECK(suggestions >= 5);  // the scan finds the messages (accept with --force, use --allow-partial, ...)
+  CHECK(suggestions >= 5);  // the scan finds the messages (accept with --allow-missing, use --allow-partial, ...)
   CHECK_MESSAGE(missing.empty(), "flags suggested in messages that no command has: " << [&] {
     std::string s;
     for (const auto& m : missing) s += "\n  " + m;
@@ -105,11 +105,22 @@ TEST_CASE("every slurmtopo flag a message in the sources suggests is an option o
   }());
 }
 
-TEST_CASE("emit gres with a listed node lacking a file suggests --force, which emit gres has") {
-  Scratch s;
+TEST_CASE("one name for accepting missing nodes: --allow-missing in every command that has it, never --force") {
   const auto r = run("emit gres --nodes-dir " + std::string(SLURMTOPO_SOURCE_DIR) + "/samples/nodes --nodes 'nohost[1-2]'");
   CHECK(r.code == 2);
-  CHECK(r.output.find("accept with --force") != std::string::npos);
-  CHECK(r.output.find("--allow-missing") == std::string::npos);
-  CHECK(completion_options().at("emit gres").count("--force"));
+  CHECK(r.output.find("accept with --allow-missing") != std::string::npos);
+  const auto table = completion_options();
+  for (const std::string cmd : {"emit gres", "emit nodes", "emit topology", "discover classes"}) {
+    INFO(cmd);
+    CHECK(table.at(cmd).count("--allow-missing"));
+  }
+  for (const auto& [cmd, options] : table) {
+    INFO(cmd);
+    CHECK_FALSE(options.count("--force"));
+    CHECK_FALSE(options.count("--out"));  // an output is -o/--output
+  }
+  // The old spelling says the new one.
+  const auto old = run("emit topology --fabric " + std::string(SLURMTOPO_SOURCE_DIR) + "/samples/fattree-2level.topo --force");
+  CHECK(old.code == 2);
+  CHECK(old.output.find("option '--force' of `slurmtopo emit topology` is now --allow-missing") != std::string::npos);
 }

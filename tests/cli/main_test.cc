@@ -54,7 +54,7 @@ TEST_CASE("slurmtopo help CMD: the command's own --help — a wrong name is exit
   CHECK(help.output == run("emit topology --help").output);
   CHECK(help.output.find("--slurm-conf") != std::string::npos);
   CHECK(run("help").output == run("--help").output);
-  CHECK(run("help apply").output.find("Exit codes:") != std::string::npos);
+  CHECK(run("help apply").output.find("Exit status:") != std::string::npos);
   const auto bad = run("help emit topolgy");
   CHECK(bad.code == 2);
   CHECK(bad.output.find("did you mean topology?") != std::string::npos);

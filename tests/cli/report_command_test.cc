@@ -11,11 +11,11 @@ namespace {
 const std::string kSamples = std::string(SLURMTOPO_SOURCE_DIR) + "/samples/";
 }  // namespace
 
-TEST_CASE("report command: the SuperPOD sample fails its checks (exit 1) and every rendering is written") {
+TEST_CASE("report command: the SuperPOD sample fails its checks (exit 4) and every rendering is written") {
   Scratch s;
   const auto r = run("report --fabric " + kSamples + "superpod-4su.topo --config " + kSamples + "site.yaml --nodes-dir " +
                      kSamples + "nodes -o " + s.path("r.html") + " --json " + s.path("r.json") + " --md " + s.path("r.md"));
-  CHECK(r.code == 1);
+  CHECK(r.code == 4);
   CHECK(r.output.find("verdict: fail") != std::string::npos);
   CHECK(r.output.find("fail  fabric.cabling: 1 degraded-link") != std::string::npos);
   CHECK(s.read("r.html").find("<!DOCTYPE html>") == 0);

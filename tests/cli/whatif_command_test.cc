@@ -242,17 +242,25 @@ TEST_CASE("whatif: a replay with an edit compares the predicted busbw of every j
   CHECK(after["busbw_gbs"]["mean"].get<double>() > before["busbw_gbs"]["mean"].get<double>());
 }
 
-TEST_CASE("whatif --topology: Slurm told one flat leaf splits jobs the real tree keeps whole") {
+TEST_CASE("whatif --replace-topology: Slurm told one flat leaf splits jobs the real tree keeps whole") {
   // With the real tree, a 12-node job spans two SUs only when no SU has 12 free nodes; then
   // any placement must span two. Told that all nodes share one leaf, Slurm takes the first free
   // nodes, which can span SUs anyway: never fewer spanning placements, and here more.
   Scratch s;
   const std::string flat = s.write("flat.conf", "SwitchName=all Nodes=dgx[001-064]\n");
-  Run r = run("whatif" + kFabric + " -N 12 --samples 20 --topology " + flat + " --json");
+  Run r = run("whatif" + kFabric + " -N 12 --samples 20 --replace-topology " + flat + " --json");
   REQUIRE(r.code == 0);
   const nlohmann::json j = parsed(r);
   CHECK(j["run"]["edits"][0] == "place with " + flat);
   const auto& row = j["summary"]["sizes"][0];
   CHECK(row["after"]["span_leaves"].get<int>() > row["before"]["span_leaves"].get<int>());
   CHECK(row["after"]["started"] == row["before"]["started"]);
+}
+
+TEST_CASE("whatif --topology, the old spelling of the edit, is refused with its new name") {
+  Scratch s;
+  const std::string flat = s.write("flat.conf", "SwitchName=all Nodes=dgx[001-064]\n");
+  Run r = run("whatif" + kFabric + " -N 12 --topology " + flat);
+  CHECK(r.code == 2);
+  CHECK(r.output.find("option '--topology' of `slurmtopo whatif` is now --replace-topology") != std::string::npos);
 }

@@ -78,7 +78,7 @@ TEST_CASE("plan_collect: bad requests") {
   CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("is not a hostlist"), InputError);
   r.nodes = "gpu1";
   r.out_dir = "";
-  CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("--out"), InputError);
+  CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("--output"), InputError);
 }
 
 TEST_CASE("the collect task, run here as Slurm would run it on a node") {

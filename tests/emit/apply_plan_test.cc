@@ -191,7 +191,7 @@ TEST_CASE("apply: more anomalies than --max-anomalies → exit 1, nothing change
   CHECK(over.total_anomalies() >= 2);
   CHECK(over.degraded_links >= 1);
   CHECK(over.outcome == ApplyOutcome::Anomalies);
-  CHECK(over.exit_code() == 1);
+  CHECK(over.exit_code() == 4);
   CHECK_FALSE(fs::exists(c.path("topology.conf")));
   CHECK(echo.reconfigures == 0);
 

@@ -20,7 +20,7 @@ TEST_CASE("write guard: up to 5 % of the current nodes may go, more is refused a
   const auto refusal = shrink_refusal(100, nodes(6), "the sweep");
   REQUIRE(refusal);
   CHECK(*refusal == "the new file drops 6 of the 100 nodes in the current one (more than 5 %: gpu[1-6]): "
-                    "check the sweep, or use --force");
+                    "check the sweep, or use --allow-missing");
 }
 
 TEST_CASE("write guard: a first file (no current nodes) is never refused") {

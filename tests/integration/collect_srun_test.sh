@@ -28,7 +28,7 @@ source "$here/slurm_env.sh"
 slurm_env_three_nodes collect_srun_test || fail "the 3-node Slurm did not start"
 
 out=$WORK/exports
-timeout 120 "$SLURMTOPO" collect --nodes 'node[1-3]' --out "$out" --time 00:02:00 >"$WORK/collect.out" 2>&1 ||
+timeout 120 "$SLURMTOPO" collect --nodes 'node[1-3]' -o "$out" --time 00:02:00 >"$WORK/collect.out" 2>&1 ||
   fail "collect failed: $(cat "$WORK/collect.out")"
 for n in node1 node2 node3; do
   [[ -s $out/$n.xml ]] || fail "no export for $n: $(ls "$out" 2>&1) / $(cat "$WORK/collect.out")"
@@ -45,7 +45,7 @@ echo "PASS: the exports load as one node class node[1-3]"
 
 # A node Slurm does not know: srun refuses the step; nothing may pose as an export.
 out2=$WORK/exports-bad
-if timeout 120 "$SLURMTOPO" collect --nodes 'node[1-4]' --out "$out2" --time 00:02:00 >"$WORK/bad.out" 2>&1; then
+if timeout 120 "$SLURMTOPO" collect --nodes 'node[1-4]' -o "$out2" --time 00:02:00 >"$WORK/bad.out" 2>&1; then
   fail "collect over an unknown node succeeded: $(cat "$WORK/bad.out")"
 fi
 found=$(find "$out2" -name '*.xml' 2>/dev/null | wc -l)

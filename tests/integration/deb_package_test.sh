@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The .deb as an admin gets it: cpack builds it, lintian finds nothing but the documented
 # overrides, `apt-get install ./slurmtopo_*.deb` installs it with the Depends dpkg-shlibdeps
-# computed, `slurmtopo --version`, `man slurmtopo-emit` and bash completion work from the
-# installed files, and `apt-get purge` leaves none of them behind.
+# computed, `slurmtopo --version`, `man slurmtopo-emit` and `man slurmtopo-emit-topology` (with
+# EXIT STATUS and EXAMPLES), bash and zsh completion work from the installed files, and
+# `apt-get purge` leaves none of them behind. Then the same .deb in a fresh Debian root (what a
+# new machine has: mmdebstrap's apt variant with man-db and the .deb's Depends, cached in
+# /var/cache/slurmtopo/chroots), where `dpkg -i` and `man slurmtopo-emit-topology` must work.
 #
 #   bash tests/integration/deb_package_test.sh /path/to/build/slurmtopo
 #
@@ -87,10 +90,31 @@ elif ! MANPAGER=cat MANWIDTH=100 man slurmtopo-emit 2>/dev/null | grep -q 'topol
 elif ! man -w slurmtopo-apply >/dev/null 2>&1; then fail "$name" "no slurmtopo-apply page"
 else pass "$name" "$pages pages"; fi
 
+name="man slurmtopo-emit-topology: EXIT STATUS and EXAMPLES"
+page=$(man -w slurmtopo-emit-topology 2>&1)
+out=$(MANPAGER=cat MANWIDTH=100 man slurmtopo-emit-topology 2>&1)
+if [[ $page != /usr/share/man/man1/slurmtopo-emit-topology.1.gz ]]; then fail "$name" "man -w: $page"
+elif [[ $out != *$'\nEXIT STATUS\n'* || $out != *$'\nEXAMPLES\n'* ]]; then fail "$name" "$(head -c 400 <<<"$out" | tr '\n' ' ')"
+elif ! MANPAGER=cat MANWIDTH=100 man slurmtopo-report 2>/dev/null | sed -n '/^EXIT STATUS/,/^EXAMPLES/p' | grep -q WARN; then
+  fail "$name" "slurmtopo-report's EXIT STATUS lacks WARN"
+else pass "$name"; fi
+
 name="bash completion from the installed file"
 comp=/usr/share/bash-completion/completions/slurmtopo
 out=$(bash -c "source $comp && complete -p slurmtopo && COMP_WORDS=(slurmtopo ap); COMP_CWORD=1; _slurmtopo; echo \"\${COMPREPLY[*]}\"" 2>&1)
 if [[ $out == *"-F _slurmtopo slurmtopo"* && $out == *$'\n'apply ]]; then pass "$name"; else fail "$name" "$out"; fi
+
+name="zsh completion: /usr/share/zsh/vendor-completions/_slurmtopo, parsed and used by zsh"
+zcomp=/usr/share/zsh/vendor-completions/_slurmtopo
+if [[ ! -f $zcomp ]]; then fail "$name" "not installed"
+elif [[ $(head -n 1 "$zcomp") != "#compdef slurmtopo" ]]; then fail "$name" "first line: $(head -n 1 "$zcomp")"
+elif ! command -v zsh >/dev/null; then
+  if [[ ${SLURMTOPO_NO_SKIPS:-} == 1 ]]; then fail "$name" "zsh not installed (.ci/run installs it)"
+  else echo "NOTE: zsh not installed; $zcomp not run"; fi
+else
+  out=$(zsh -f -c "compadd() { print -r -- \"\$*\"; }; source $zcomp 2>/dev/null; words=(slurmtopo ap); CURRENT=2; _slurmtopo" 2>&1)
+  if zsh -n "$zcomp" && [[ $out == *"-- "*apply* ]]; then pass "$name"; else fail "$name" "$out"; fi
+fi
 
 name="the example systemd units pass systemd-analyze verify (with the installed man page)"
 if command -v systemd-analyze >/dev/null; then
@@ -115,6 +139,46 @@ else
   done <"$WORK/files"
   if dpkg-query -W -f='${Status}' slurmtopo 2>/dev/null | grep -q installed; then left+=" (dpkg still lists it)"; fi
   if [[ -n $left ]]; then fail "$name" "left:$left"; else pass "$name" "$(wc -l <"$WORK/files") paths checked"; fi
+fi
+
+name="a fresh Debian root: dpkg -i the .deb, then man slurmtopo-emit-topology and slurmtopo --version"
+fresh_root() { # prints the unpacked root's tar (built once under a lock, keyed by its packages)
+  local suite=$1 packages=$2 cache=${SLURMTOPO_ROOT_CACHE:-/var/cache/slurmtopo/chroots} key base
+  key=$(printf '%s\n' "$suite" "$packages" "deb-test recipe 1" | sha256sum | cut -c1-12)
+  base=$cache/$suite-deb-$key
+  mkdir -p "$cache" || return 1
+  (
+    flock -w 1800 9 || exit 1
+    [[ -s $base.tar ]] && exit 0
+    mmdebstrap --variant=apt --format=tar --quiet --include="$packages" "$suite" "$base.tar.part" \
+      >"$base.build.log" 2>&1 || { tail -n 5 "$base.build.log" >&2; rm -f "$base.tar.part"; exit 1; }
+    mv "$base.tar.part" "$base.tar"
+  ) 9>"$base.lock" || return 1
+  echo "$base.tar"
+}
+if ! command -v mmdebstrap >/dev/null || ! command -v chroot >/dev/null; then
+  if [[ ${SLURMTOPO_NO_SKIPS:-} == 1 ]]; then fail "$name" "mmdebstrap not installed (.ci/run installs it)"
+  else echo "NOTE: mmdebstrap not installed; no fresh root"; fi
+else
+  # The Depends as package names (the first of alternatives, no versions), and man-db.
+  packages=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/ //g' | grep . | sort -u | paste -sd, -)
+  suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+  if ! tar=$(fresh_root "$suite" "man-db,$packages" 2>"$WORK/root.err"); then
+    fail "$name" "mmdebstrap $suite: $(tr '\n' ' ' <"$WORK/root.err")"
+  else
+    root=$WORK/root
+    mkdir -p "$root" && tar -C "$root" -xf "$tar" && cp "$deb" "$root/tmp/slurmtopo.deb"
+    if ! chroot "$root" dpkg -i /tmp/slurmtopo.deb >"$WORK/root-dpkg.log" 2>&1; then
+      fail "$name" "dpkg -i: $(tail -n 3 "$WORK/root-dpkg.log" | tr '\n' ' ')"
+    else
+      out=$(chroot "$root" env LC_ALL=C MANPAGER=cat MANWIDTH=100 man slurmtopo-emit-topology 2>&1)
+      v=$(chroot "$root" slurmtopo --version 2>&1)
+      if [[ $out != *$'\nEXIT STATUS\n'* || $out != *$'\nEXAMPLES\n'* ]]; then fail "$name" "$(head -c 400 <<<"$out" | tr '\n' ' ')"
+      elif [[ $v != "slurmtopo $version" ]]; then fail "$name" "slurmtopo --version said '$v'"
+      else pass "$name" "$suite root, $(wc -l <<<"$out") lines of man page"; fi
+    fi
+    rm -rf "$root"
+  fi
 fi
 
 echo "$passed passed, $failed failed ($(( ($(date +%s%N) - t_start) / 1000000 )) ms)"

@@ -103,7 +103,7 @@ echo "PASS: the DevTools check sees a failed resource load and a script error"
   --nodes-dir "$samples/nodes" --slurm-conf "$samples/slurm.conf" \
   -o "$WORK/report.html" --json "$WORK/report.json" --md "$WORK/summary.md" 2>"$WORK/report.err"
 rc=$?
-((rc == 1)) || fail "the sample's report should fail its checks (exit 1), got exit $rc: $(cat "$WORK/report.err")"
+((rc == 4)) || fail "the sample's report should fail its checks (exit 4), got exit $rc: $(cat "$WORK/report.err")"
 [[ -s $WORK/report.html && -s $WORK/report.json && -s $WORK/summary.md ]] || fail "a rendering is missing"
 
 found=$(problems "file://$WORK/report.html") || fail "chromium did not load the report"

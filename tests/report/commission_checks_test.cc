@@ -33,15 +33,16 @@ TEST_CASE("report checks: a bad cable fails, an unnamed HCA warns, each with its
   CHECK(find_check(r, "nodes.layout")->verdict == Verdict::Fail);
 }
 
-TEST_CASE("report checks: the worst check decides the verdict, warnings alone give warn and exit 1") {
+TEST_CASE("report checks: the worst check decides the verdict, warnings alone give warn and exit 3, a failure fail and exit 4") {
   CommissionReport r;
   r.findings.push_back(fabric_finding(Anomaly::Kind::UnresolvedHca, "leaf01"));
   decide_checks(r);
   CHECK(r.verdict == Verdict::Warn);
-  CHECK(r.exit_code() == 1);
+  CHECK(r.exit_code() == 3);
   r.findings.push_back(fabric_finding(Anomaly::Kind::Loopback, "s1[1] - s1[2]"));
   decide_checks(r);
   CHECK(r.verdict == Verdict::Fail);
+  CHECK(r.exit_code() == 4);
   r.findings.clear();
   decide_checks(r);
   CHECK(r.verdict == Verdict::Pass);

@@ -19,7 +19,7 @@ TEST_CASE("report JSON: schema version, verdict, checks and every finding, as do
   CHECK(j["slurmtopo_version"] == slurmtopo_version());
   CHECK(j["schema_version"] == kReportSchemaVersion);
   CHECK(j["verdict"] == "fail");
-  CHECK(j["exit_code"] == 1);
+  CHECK(j["exit_code"] == 4);
   CHECK(j["checks"].size() == superpod_report().checks.size());
   CHECK(j["findings"].size() == superpod_report().findings.size());
   CHECK(j["hosts"] == "dgx[001-064]");

@@ -26,7 +26,7 @@ TEST_CASE("report plan: every fault of the SuperPOD sample is a finding, and the
   // dgx010 only numbers its NICs in another order: the same NCCL_IB_HCA set, no class-layout.
   CHECK_FALSE(has_finding(r, "class-layout", "dgx010"));
   CHECK(r.verdict == Verdict::Fail);
-  CHECK(r.exit_code() == 1);
+  CHECK(r.exit_code() == 4);
   CHECK(r.inventory.hosts == 64);
   CHECK(r.inventory.groups == 4);
   CHECK(r.inventory.rails.size() == 8);
@@ -81,7 +81,7 @@ TEST_CASE("report plan: --topology diffs the file in service and warns when it d
   const CommissionReport moved = plan_commission(req);
   CHECK_FALSE(moved.topology_diff.empty());
   CHECK(find_check(moved, "slurm.in-service")->verdict == Verdict::Warn);
-  CHECK(moved.exit_code() == 1);
+  CHECK(moved.exit_code() == 3);
   std::filesystem::remove_all(dir);
 }
 

@@ -16,7 +16,7 @@ TEST_CASE("report write: each rendering asked for, the verdict lines, and the ex
   std::filesystem::create_directories(dir);
   CommissionOutputs o{(dir / "r.html").string(), (dir / "r.json").string(), (dir / "r.md").string()};
   std::ostringstream out;
-  CHECK(write_commission(superpod_report(), o, out) == 1);
+  CHECK(write_commission(superpod_report(), o, out) == 4);
   CHECK(out.str().rfind("verdict: fail\n", 0) == 0);
   CHECK(read_file(o.json) == commission_json(superpod_report()));
   CHECK(read_file(o.markdown) == commission_markdown(superpod_report()));
