@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "simulate/collective/collective.h"
-#include "slurm/installed_release.h"
 
 namespace slurmtopo::cli {
 

@@ -9,7 +9,7 @@
 #include "cli/option_values.h"
 #include "discover/discover.h"
 #include "graph/graph.h"
-#include "slurm/release.h"
+#include "slurm/slurm.h"
 
 namespace slurmtopo::cli {
 

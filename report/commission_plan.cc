@@ -176,9 +176,19 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   }
   out.inventory = plan_inventory(cluster, nodes ? &*nodes : nullptr);
 
+  // The files shown are `emit topology`'s: their headers say to regenerate them with it (the
+  // report writes none of them), for the release the report checks them against.
+  std::string emit = "slurmtopo emit topology";
+  for (const auto& f : r.inputs.fabric_files) emit += " --fabric " + f;
+  if (!r.inputs.name_map.empty()) emit += " --node-name-map " + r.inputs.name_map;
+  if (!r.inputs.site_config.empty()) emit += " --config " + r.inputs.site_config;
+  if (!r.slurm_conf.empty()) emit += " --slurm-conf " + r.slurm_conf;
+  if (r.release.how.rfind("--slurm-version ", 0) == 0) emit += " " + r.release.how;
   TopologyRequest treq;
   treq.slurm_nodes = slurm_nodes;
-  treq.command = r.command;
+  treq.command = emit;
+  treq.release = release;
+  treq.release_how = r.release.how;
   const TopologyPlan topo = plan_topology(cluster, treq);
   out.drawing = plan_drawing(cluster, topo.tree, out.findings);
   out.leaves = plan_leaf_health(cluster);
@@ -190,8 +200,9 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     TopologyRequest oreq = treq;
     oreq.format = format;
     oreq.plugin = plugin;
-    oreq.release = release;
-    oreq.release_how = r.release.how;
+    oreq.command = emit + (r.format != "conf" ? " --format " + r.format : "") +
+                   (r.plugin != "tree" ? " --plugin " + r.plugin : "") +
+                   (r.nvlink_domains.empty() ? "" : " --nvlink-domains " + r.nvlink_domains);
     oreq.domains = domains;
     other = plan_topology(cluster, oreq);
     const bool yaml = format == TopologyFormat::Yaml;

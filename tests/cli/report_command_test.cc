@@ -31,6 +31,19 @@ TEST_CASE("report command: the fault-free fat tree passes (exit 0)") {
   CHECK(r.output.find("verdict: pass") != std::string::npos);
 }
 
+TEST_CASE("report command: the Slurm files it shows say to regenerate them with emit topology, for its release") {
+  Scratch s;
+  const auto r = run("report --fabric " + kSamples + "fattree-2level.topo --slurm-version 24.11 --plugin block --json " +
+                     s.path("r.json"));
+  CHECK(r.code == 0);
+  const std::string json = s.read("r.json");
+  CHECK(json.find("slurmtopo emit topology --fabric " + kSamples + "fattree-2level.topo --slurm-version 24.11\\n") !=
+        std::string::npos);
+  CHECK(json.find("--slurm-version 24.11 --plugin block\\n") != std::string::npos);
+  CHECK(json.find("# for Slurm 24.11 (--slurm-version 24.11)") != std::string::npos);
+  CHECK(json.find("#   slurmtopo report") == std::string::npos);
+}
+
 TEST_CASE("report command: bad input exits 2 naming the file, and writes nothing") {
   Scratch s;
   const auto bad = s.write("bad.json", "{\"format\": \"slurmtopo-report\", \"schema_version\": 7}\n");

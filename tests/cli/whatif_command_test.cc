@@ -79,6 +79,30 @@ TEST_CASE("whatif: a switch out of service takes its hosts down") {
         CHECK(n > "dgx016");  // su1's hosts lost their rail-0 cable
 }
 
+TEST_CASE("whatif --drain-switch: a unit's name as topology.conf prints it takes all its leaves, a GUID one switch") {
+  // su1 in topology.conf is the unit of rail leaves su1-rail0..7: its hosts lose every cable,
+  // but for dgx005, whose mlx5_3 is crossed to su2-rail3 (the sample's fault); dgx021, crossed
+  // the other way onto su1-rail3, is the 17th host that loses one.
+  Run r = run("whatif" + kFabric + " -N 8 --samples 5 --drain-switch su1 --json");
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  const nlohmann::json j = parsed(r);
+  CHECK(j["run"]["notes"].dump().find("15 nodes lost every cable and count as down") != std::string::npos);
+  CHECK(j["run"]["notes"].dump().find("17 nodes lost an HCA cable") != std::string::npos);
+  // A switch by GUID (as ibnetdiscover prints it) is the same edit as by name.
+  Run named = run("whatif" + kFabric + " -N 8 --samples 5 --drain-switch su1-rail0 --json");
+  Run guid = run("whatif" + kFabric + " -N 8 --samples 5 --drain-switch 0xb83fd20300a00000 --json");
+  CHECK(named.code == 0);
+  CHECK(guid.code == 0);
+  CHECK(parsed(named)["records"] == parsed(guid)["records"]);
+  Run bad = run("whatif" + kFabric + " -N 8 --samples 5 --drain-switch su9");
+  CHECK(bad.code == 2);
+  CHECK(bad.output.find("no switch named 'su9' (a switch or GUID as `slurmtopo inspect` prints them, or a SwitchName= "
+                        "of the topology.conf `slurmtopo emit topology` writes)") != std::string::npos);
+  Run cable = run("whatif" + kFabric + " -N 8 --samples 5 --remove-cable su1/3");
+  CHECK(cable.code == 2);
+  CHECK(cable.output.find("'su1' stands for 8 switches") != std::string::npos);
+}
+
 TEST_CASE("whatif: replay of an SWF trace") {
   Scratch s;
   const std::string trace = s.write("trace.swf", kTrace);

@@ -203,7 +203,7 @@ TEST_CASE("node_from_json: empty path-class matrices mean unknown") {
   CHECK(std::string(error_of(bad).what()).find("one row per GPU") != std::string::npos);
 }
 
-TEST_CASE("node JSON: a GPU against itself is X, as nvidia-smi topo -m prints it; older files' PIX there reads as X") {
+TEST_CASE("node JSON: a GPU against itself is X, as nvidia-smi topo -m prints it, and older files' PIX there reads as X") {
   const std::string good = node_to_json(small_node());
   CHECK(good.find("\"gpu_gpu\": [\n  [\n   \"X\",\n   \"SYS\"\n  ],\n  [\n   \"SYS\",\n   \"X\"\n  ]") !=
         std::string::npos);

@@ -439,14 +439,22 @@ CONF
   fi
   # Largest leaf first, then the tightest fit for the rest: l1 (4) + 1 from l2 (1 free).
   control_case "best fit remainder" "gpu[6-8,10-11,14-15,17-64]" 5 "gpu[1-5]"
-  # More nodes than the partition has: refused at submission by slurmctld, "never" by place.
+  # Two roots, no switch above both: a 40-node job fits under no switch even with every node
+  # free. place says it never starts; slurmctld must refuse it at submission.
+  cat >"$CFG_TOPO" <<'CONF'
+# placement test: control, two roots
+SwitchName=r1 Nodes=gpu[1-32]
+SwitchName=r2 Nodes=gpu[33-64]
+CONF
+  CFG_SWITCHES=2
+  use_config || exit 1
   cancel_all || return 1
   read_busy
   local before=$failed never_before=${NEVER:-0}
-  check_job 65
+  check_job 40
   if (( failed == before && ${NEVER:-0} == never_before )); then
     failed=$(( failed + 1 ))
-    say "FAIL control never: a 65-node job on 64 nodes was not called never by both"
+    say "FAIL control never: a 40-node job over two 32-node roots was not called never by both"
   fi
 }
 
