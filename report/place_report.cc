@@ -60,7 +60,7 @@ int report_place(const PlaceResult& result, bool explain, std::ostream& out, std
   if (result.select.started) return 0;
   if (result.never)
     err << "slurmtopo: the job can never start: " << result.never_reason
-        << "; slurmctld refuses it when it is submitted (\"Requested node configuration is not available\")\n";
+        << "; slurmctld refuses it when it is submitted (\"" << result.refusal << "\")\n";
   else
     err << "slurmtopo: the job cannot start now: " << result.select.reason << "\n";
   return kCannotStartExit;

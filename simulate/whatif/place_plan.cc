@@ -157,7 +157,20 @@ PlaceResult run_place(const PlaceRequest& r) {
                                    (to_string(rules) == to_string(r.release.release)
                                         ? ""
                                         : ", whose node selection is " + to_string(rules) + "'s as modelled");
-  if (!out.select.started && !out.select.waiting_for_switches) {
+  const size_t partition_size = setup.nodes.size();
+  if (!out.select.started && static_cast<size_t>(r.count) > partition_size) {
+    // More nodes than the partition has (measured): 22.05 and 24.11 refuse the job at
+    // submission; 26.05 keeps it pending with reason PartitionConfig.
+    const std::string asks = "the job asks for " + std::to_string(r.count) + " nodes, the partition has " +
+                             std::to_string(partition_size);
+    if (r.release.release >= SlurmRelease{26, 5}) {
+      out.select.reason = asks + " (26.05 keeps it pending: \"Requested partition configuration not available now\")";
+    } else {
+      out.never = true;
+      out.never_reason = asks;
+      out.refusal = "Requested node configuration is not available";
+    }
+  } else if (!out.select.started && !out.select.waiting_for_switches) {
     // The test slurmctld makes at submission: could it ever start, with the partition idle?
     const SelectResult idle = busy.empty() ? out.select : select.place(job, std::vector<std::string>{});
     if (!idle.started && !idle.waiting_for_switches) {
@@ -165,6 +178,10 @@ PlaceResult run_place(const PlaceRequest& r) {
       std::vector<std::string> partition;
       for (const auto& n : setup.nodes) partition.push_back(n.name);
       out.never_reason = never_reason(r, setup, partition, idle);
+      // Measured: 22.05 and 26.05 say "node", 24.11 "topology" (25.05 and 25.11 assumed as 24.11,
+      // 23.02 to 24.05 as 22.05).
+      const bool topology_words = r.release.release >= SlurmRelease{24, 11} && r.release.release < SlurmRelease{26, 5};
+      out.refusal = std::string("Requested ") + (topology_words ? "topology" : "node") + " configuration is not available";
     }
   }
   return out;

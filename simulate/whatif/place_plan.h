@@ -35,6 +35,7 @@ struct PlaceResult {
   SelectResult select;
   bool never = false;
   std::string never_reason;
+  std::string refusal;  // what salloc/sbatch then print: the release's words (measured 22.05, 24.11, 26.05)
   std::vector<std::string> warnings;  // the --topology file's checks, as slurmctld logs them
 };
 

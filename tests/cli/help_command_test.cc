@@ -114,7 +114,9 @@ TEST_CASE("one name for accepting missing nodes: --allow-missing in every comman
     INFO(cmd);
     CHECK(table.at(cmd).count("--allow-missing"));
   }
-  for (const auto& [cmd, options] : table) {
+  for (const auto& entry : table) {
+    const std::string& cmd = entry.first;  // not a structured binding: INFO captures it (clang 14)
+    const auto& options = entry.second;
     INFO(cmd);
     CHECK_FALSE(options.count("--force"));
     CHECK_FALSE(options.count("--out"));  // an output is -o/--output

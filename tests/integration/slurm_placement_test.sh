@@ -320,7 +320,7 @@ check_job() {
     # is submitted): salloc must show the same.
     local never=0
     file_has "$WORK/place.err" "can never start" && never=1
-    if (( rc == 3 )) && (( never )) && [[ $JOB_STATE != error || $JOB_MSG != *"Requested node configuration is not available"* ]]; then
+    if (( rc == 3 )) && (( never )) && [[ $JOB_STATE != error || $JOB_MSG != *"$(sed -n 's/.*refuses it when it is submitted ("\(.*\)").*/\1/p' "$WORK/place.err")"* ]]; then
       failed=$(( failed + 1 ))
       say "FAIL $desc: slurmtopo says the job can never start, slurmctld: $JOB_STATE (${JOB_MSG:0:120})"
     elif (( rc == 3 )) && (( ! never )) && [[ $JOB_STATE == error ]]; then
