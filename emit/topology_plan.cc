@@ -56,7 +56,7 @@ TopologyCheck check_tree(const Cluster& cluster, const ParsedTopology& parsed,
 }
 
 std::string release_line(const TopologyRequest& r) {
-  return r.release_how.empty() ? "" : "Slurm " + to_string(r.release) + " (" + r.release_how + ")";
+  return r.release_how.empty() ? "" : slurmtopo::release_line(TargetRelease{r.release, r.release_how, false});
 }
 
 std::string yaml_text(const TopologyPlan& plan, bool has_tree, const TopologyRequest& r,

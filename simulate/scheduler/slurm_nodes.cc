@@ -78,10 +78,10 @@ void read_attributes(std::string_view text, const std::string& file, int line, S
     const size_t eq = word.find('=');
     if (eq == std::string_view::npos) continue;
     const std::string_view key = word.substr(0, eq), value = word.substr(eq + 1);
-    const std::string where = file + ":" + std::to_string(line);
-    if (iequals(key, "Weight")) node.weight = parse_whole_number(where + " Weight=", std::string(value), 0);
+    auto at = [&](const char* what) { return file + ":" + std::to_string(line) + " " + what; };
+    if (iequals(key, "Weight")) node.weight = parse_whole_number(at("Weight="), std::string(value), 0);
     if (iequals(key, "CPUs") || iequals(key, "Procs"))
-      node.cpus = static_cast<int>(parse_whole_number(where + " CPUs=", std::string(value), 1));
+      node.cpus = static_cast<int>(parse_whole_number(at("CPUs="), std::string(value), 1));
   }
 }
 

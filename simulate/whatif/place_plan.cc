@@ -27,7 +27,7 @@ struct Reach {
   size_t best = 0;
   std::string best_switch;
   int roots = 0;
-  size_t covered = 0;  // partition nodes under any leaf
+  std::vector<std::string> lacking;  // partition nodes under no switch, in partition order
 };
 Reach reach_of(const ParsedTopology& tree, const std::vector<std::string>& partition) {
   std::map<std::string, size_t> index;
@@ -56,7 +56,8 @@ Reach reach_of(const ParsedTopology& tree, const std::vector<std::string>& parti
     if (under[i].size() > out.best) out.best = under[i].size(), out.best_switch = tree.switches[i].name;
     covered.insert(under[i].begin(), under[i].end());
   }
-  out.covered = covered.size();
+  for (const auto& n : partition)
+    if (!covered.count(n)) out.lacking.push_back(n);
   return out;
 }
 
@@ -65,7 +66,7 @@ std::string never_reason(const PlaceRequest& r, const SelectSetup& setup, const 
   const std::string topology = r.topology.empty() ? "the fabric's topology.conf" : r.topology;
   if (setup.tree) {
     const Reach reach = reach_of(*setup.tree, partition);
-    if (reach.covered == 0)
+    if (reach.lacking.size() == partition.size())
       return "none of the " + counted(partition.size(), "node", "nodes") + " of --nodes is in " + topology +
              ": topology/tree never places a job on nodes under no switch";
     if (static_cast<size_t>(r.count) > reach.best)
@@ -107,12 +108,8 @@ SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings)
     setup.block = std::move(file.block);
     if (setup.tree) {
       const Reach reach = reach_of(*setup.tree, names);
-      if (reach.covered < names.size() && reach.covered > 0) {
-        std::vector<std::string> lacking;
-        std::set<std::string> under;
-        for (const auto& s : setup.tree->switches) under.insert(s.nodes.begin(), s.nodes.end());
-        for (const auto& n : names)
-          if (!under.count(n)) lacking.push_back(n);
+      const std::vector<std::string>& lacking = reach.lacking;
+      if (!lacking.empty() && lacking.size() < names.size()) {
         warnings.push_back(counted(lacking.size(), "node", "nodes") + " of the partition " +
                            (lacking.size() == 1 ? "is" : "are") + " under no switch of " + r.topology + ": " +
                            compress_hostlist(lacking) + "; topology/tree never places a job there (slurmctld: "
