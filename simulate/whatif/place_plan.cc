@@ -156,12 +156,12 @@ PlaceResult run_place(const PlaceRequest& r) {
                                         : ", whose node selection is " + to_string(rules) + "'s as modelled");
   const size_t partition_size = setup.nodes.size();
   if (!out.select.started && static_cast<size_t>(r.count) > partition_size) {
-    // More nodes than the partition has (measured): 22.05 and 24.11 refuse the job at
-    // submission; 26.05 keeps it pending with reason PartitionConfig.
+    // More nodes than the partition has (measured): 24.11.5 refuses the job at submission;
+    // 22.05.8 and 26.05.5 keep it pending with reason PartitionConfig (24.05-25.11 assumed as 24.11).
     const std::string asks = "the job asks for " + std::to_string(r.count) + " nodes, the partition has " +
                              std::to_string(partition_size);
-    if (r.release.release >= SlurmRelease{26, 5}) {
-      out.select.reason = asks + " (26.05 keeps it pending: \"Requested partition configuration not available now\")";
+    if (r.release.release < SlurmRelease{24, 5} || r.release.release >= SlurmRelease{26, 5}) {
+      out.select.reason = asks + " (slurmctld keeps it pending: \"Requested partition configuration not available now\")";
     } else {
       out.never = true;
       out.never_reason = asks;
