@@ -70,7 +70,9 @@ void add_apply_command(CLI::App& app) {
   add_node_options(*cmd, o->nodes);
   add_slurm_version_option(*cmd, o->slurm_version, "gres.conf's Cores= rule (24.11+: whole sockets)");
   add_dev_dir_option(*cmd, o->request.dev_dir);
-  add_dry_run_option(*cmd, o->request.dry_run, "check and show the change; write nothing, reconfigure nothing");
+  add_dry_run_option(*cmd, o->request.dry_run,
+                     "check and show the change; write nothing, reconfigure nothing (without a running "
+                     "slurmctld, its checks are skipped and the warning says so)");
   add_json_flag(*cmd, o->json, "one object: result, exit code, files and their diff, anomalies, steps");
   cmd->add_option("--textfile", o->textfile, "write DIR/slurmtopo.prom for node_exporter's textfile collector")
       ->check(CLI::ExistingDirectory);

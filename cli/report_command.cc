@@ -19,6 +19,7 @@ std::string command_line(const CommissionRequest& r, const NodeInputs& n, const 
   if (!n.sources.nodes_dir.empty()) s += " --nodes-dir " + n.sources.nodes_dir;
   for (const auto& c : n.sources.node_classes) s += " --node-class '" + c + "'";
   if (!r.slurm_conf.empty()) s += " --slurm-conf " + r.slurm_conf;
+  if (!r.cluster_name.empty()) s += " --cluster-name '" + r.cluster_name + "'";
   if (!r.topology.empty()) s += " --topology " + r.topology;
   if (!r.profile.empty()) s += " --profile " + r.profile;
   if (!r.baseline.empty()) s += " --baseline " + r.baseline;
@@ -52,6 +53,11 @@ void add_report_command(CLI::App& app) {
   add_fabric_options(*cmd, opt->request.inputs, FabricOption::Required);
   add_node_options(*cmd, opt->nodes);
   add_slurm_conf_option(*cmd, opt->request.slurm_conf, "Slurm's nodes, its NodeName lines");
+  cmd->add_option("--cluster-name", opt->request.cluster_name,
+                  "the cluster's name in the report (default: slurm.conf's ClusterName, with --slurm-conf)")
+      ->check(CLI::Validator(
+          [](std::string& v) { return v.find_first_not_of(" \t") == std::string::npos ? "expected a name, got ''" : ""; },
+          "NAME"));
   add_topology_input_option(*cmd, opt->request.topology, "the file in service, diffed against the generated one");
   add_profile_option(*cmd, opt->request.profile, "for the predictions (default: from the nodes)");
   cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")

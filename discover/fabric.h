@@ -63,6 +63,10 @@ struct Link {
 struct Fabric {
   std::string source;            // where it came from (path, "live:mlx5_0/1", …)
   std::string name;              // short name used to label the fabric in output
+  // When the fabric was captured, as its input records it: an ibnetdiscover header's
+  // "generated on" time (the capturing host's local time, no zone), a live sweep's UTC time
+  // (ISO 8601), a snapshot's saved value. "" when the input does not say (iblinkinfo, caches).
+  std::string captured;
   std::vector<FabricNode> nodes; // sorted by GUID
   std::vector<Link> links;       // sorted by (a.guid, a.port)
   // Why the sweep may be incomplete (umad errors, nodes without a block of their own, …).

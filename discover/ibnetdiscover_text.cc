@@ -326,13 +326,28 @@ class DumpParser {
     fail_at(line, "binary data (NUL byte): expected ibnetdiscover topology text");
   }
 
+  // "# Topology file: generated on Tue Jun  5 14:15:10 2007": ibnetdiscover's ctime() of the
+  // sweep, the capturing host's local time. Kept with its runs of blanks collapsed.
+  void read_comment(std::string_view line) {
+    constexpr std::string_view kGenerated = "# Topology file: generated on ";
+    if (!fabric_.captured.empty() || !line.starts_with(kGenerated)) return;
+    for (char ch : line.substr(kGenerated.size())) {
+      if (is_blank(ch) || ch == '\r') {
+        if (!fabric_.captured.empty() && fabric_.captured.back() != ' ') fabric_.captured += ' ';
+      } else {
+        fabric_.captured += ch;
+      }
+    }
+    while (!fabric_.captured.empty() && fabric_.captured.back() == ' ') fabric_.captured.pop_back();
+  }
+
   void parse_line(std::string_view line) {
     Cursor c(line);
     c.skip_blanks();
     switch (c.peek()) {
       case '[': return parse_port_line(c);
       case '\0': return;  // blank line: blocks are separated by them, but nothing depends on it
-      case '#': return;   // the "# Topology file" header and -g section titles
+      case '#': return read_comment(line);  // the "# Topology file" header, -g section titles
     }
     std::string_view rest = c.rest();
     for (auto [word, kind] : {std::pair{std::string_view("Switch"), NodeKind::Switch},

@@ -11,6 +11,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <mutex>
 
@@ -111,6 +112,17 @@ void count_node(const std::string& line, LiveProgress& progress) {
   else if (line.find("-> new ") != std::string::npos) ++progress.cas;
 }
 
+// "2026-12-05T17:42:03Z": when the sweep began, in UTC so that reports from hosts in several
+// zones compare.
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 // What the sweep thread hands back; the source is also read if the sweep is abandoned.
 struct SweepResult {
   std::mutex mutex;
@@ -126,6 +138,7 @@ void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>
     result.source = local.source();
   }
   ++answers;
+  const std::string started = utc_now();
   ibnd_config_t config{};
   config.show_progress = 1;  // the only way libibnetdisc tells us it found a node
   config.max_hops = options.max_hops;
@@ -145,6 +158,7 @@ void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>
     fabric.partial.insert(fabric.partial.end(), missing.begin(), missing.end());
   }
   fabric.source = local.source();
+  fabric.captured = started;
   // "mlx5_0-1": what --fabric would call a file, in characters safe in Slurm and file names.
   fabric.name = local.ca + "-" + std::to_string(local.port);
   for (char& c : fabric.name)

@@ -24,11 +24,14 @@ constexpr const char* kFormat = "slurmtopo-snapshot";
 // Version 2 added each fabric's "routes" (forwarding tables). Version 3 added each cable end's
 // "speed_supported" and "width_supported" (what its PortInfo says it can train), written only
 // where known and optional in it. A snapshot is written at the lowest version that holds it:
-// without tables or supported rates, version 1. All carry "slurmtopo_version" (the writer)
+// without tables or supported rates, version 1. Version 4 added each fabric's "captured" (when
+// the input says the fabric was captured: Fabric::captured), written only where known. All carry "slurmtopo_version" (the writer)
 // since 0.1.0; a snapshot without it still reads.
 constexpr int kVersion = 1;
 constexpr int kVersionRoutes = 2;
 constexpr int kVersionSupported = 3;
+constexpr int kVersionCaptured = 4;
+constexpr int kVersionNewest = kVersionCaptured;
 
 // An LFT as two lower-case hex digits per LID from LID 0 ("ff" = no port): compact, exact, and
 // one JSON string per switch instead of thousands of array lines.
@@ -66,6 +69,7 @@ ordered_json fabric_json(const Fabric& fabric) {
   ordered_json f;
   f["source"] = fabric.source;
   f["name"] = fabric.name;
+  if (!fabric.captured.empty()) f["captured"] = fabric.captured;
   ordered_json& nodes = f["nodes"] = ordered_json::array();
   for (const auto& n : fabric.nodes) {
     ordered_json j;
@@ -183,12 +187,15 @@ void read_routes(const JsonFields& r, Fabric& fabric) {
 }
 
 Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
-  JsonFields r = version >= kVersionRoutes
-                      ? JsonFields(j, at, {"source", "name", "nodes", "links", "partial", "routes"}, version)
-                      : JsonFields(j, at, {"source", "name", "nodes", "links", "partial"}, version);
+  JsonFields r = version >= kVersionCaptured
+                     ? JsonFields(j, at, {"source", "name", "captured", "nodes", "links", "partial", "routes"}, version)
+                 : version >= kVersionRoutes
+                     ? JsonFields(j, at, {"source", "name", "nodes", "links", "partial", "routes"}, version)
+                     : JsonFields(j, at, {"source", "name", "nodes", "links", "partial"}, version);
   Fabric fabric;
   fabric.source = r.string("source");
   fabric.name = r.string("name");
+  if (j.contains("captured")) fabric.captured = r.string("captured");
 
   const json& nodes = r.array("nodes");
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -248,9 +255,9 @@ Snapshot read_snapshot(const json& root) {
   if (r.string("format") != kFormat)
     throw JsonSchemaError{r.at("format"), std::string("\"format\": \"") + kFormat + "\""};
   const json& version = r.get("version");
-  if (!version.is_number_integer() || version.get<int64_t>() < kVersion || version.get<int64_t>() > kVersionSupported)
+  if (!version.is_number_integer() || version.get<int64_t>() < kVersion || version.get<int64_t>() > kVersionNewest)
     throw JsonSchemaError{r.at("version"), "snapshot format version " + std::to_string(kVersion) + " to " +
-                                           std::to_string(kVersionSupported) + ", not " + version.dump()};
+                                           std::to_string(kVersionNewest) + ", not " + version.dump()};
   const int v = static_cast<int>(version.get<int64_t>());
   Snapshot snapshot;
   const json& fabrics = r.array("fabrics");
@@ -266,7 +273,9 @@ std::string snapshot_to_json(const Snapshot& snapshot) {
   const bool routes = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
                                   [](const Fabric& f) { return !f.routes.empty(); });
   const bool supported = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(), has_supported);
-  root["version"] = supported ? kVersionSupported : routes ? kVersionRoutes : kVersion;
+  const bool captured = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
+                                    [](const Fabric& f) { return !f.captured.empty(); });
+  root["version"] = captured ? kVersionCaptured : supported ? kVersionSupported : routes ? kVersionRoutes : kVersion;
   root[kSlurmtopoVersionKey] = slurmtopo_version();
   ordered_json& fabrics = root["fabrics"] = ordered_json::array();
   for (const auto& f : snapshot.fabrics) fabrics.push_back(fabric_json(f));

@@ -170,6 +170,33 @@ ApplyResult apply(const ApplyRequest& r, SlurmControl& slurm) {
 
 namespace {
 
+// Why the running slurmctld would not take the planned files, or nullopt. Also lists, in
+// out.out_of_topology, the nodes it knows that no switch of the new topology names.
+std::optional<std::string> running_cluster_refusal(const ApplyRequest& r, const std::vector<std::string>& running,
+                                                   const std::set<std::string>& in_topology,
+                                                   const std::vector<NodeLine>& node_lines,
+                                                   const std::vector<std::string>& planned_nodes, SlurmControl& slurm,
+                                                   ApplyResult& out) {
+  const std::set<std::string> known(running.begin(), running.end());
+  std::vector<std::string> unknown;
+  for (const auto& n : in_topology)
+    if (!known.count(n)) unknown.push_back(n);
+  if (r.topology)
+    for (const auto& n : running)
+      if (!in_topology.count(n)) out.out_of_topology.push_back(n);
+  if (!unknown.empty())
+    return "the topology.conf names " + counted(unknown.size(), "node", "nodes") +
+           " the running slurmctld does not know (" + compress_hostlist(unknown) +
+           "): reconfigure slurmctld with the new slurm.conf first";
+  if (!r.nodes) return std::nullopt;
+  const bool gpus = std::any_of(node_lines.begin(), node_lines.end(), [](const NodeLine& l) { return !l.gres.empty(); });
+  const auto gres_types = parse_node_conf(read_file(r.slurm_conf), r.slurm_conf).gres_types;
+  if (auto refusal = node_change_refusal(running, planned_nodes, gres_types, gpus)) return refusal;
+  const auto shown = slurm.show_nodes();
+  return shown ? cpu_change_refusal(node_lines, *shown)
+               : std::optional<std::string>("slurmctld does not answer `scontrol show nodes`: nothing changed");
+}
+
 ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
   ApplyResult out;
   const fs::path conf(r.slurm_conf);
@@ -274,44 +301,28 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
 
   for (const auto& p : planned) out.files.push_back(p.file);
 
-  // The running cluster: every node a new file names must be one slurmctld knows.
+  // The running cluster: every node a new file names must be one slurmctld knows. A dry run
+  // writes nothing, so it goes on without a controller (a new cluster, a laptop) and says
+  // which checks it could not make.
   const auto running = slurm.node_names();
-  if (!running) {
+  if (!running && !r.dry_run) {
     out.outcome = ApplyOutcome::Refused;
     out.reason = "slurmctld does not answer `scontrol show nodes`: nothing changed";
     return out;
   }
-  const std::set<std::string> known(running->begin(), running->end());
-  std::vector<std::string> unknown;
-  for (const auto& n : in_topology)
-    if (!known.count(n)) unknown.push_back(n);
-  if (r.topology)
-    for (const auto& n : *running)
-      if (!in_topology.count(n)) out.out_of_topology.push_back(n);
-  if (!unknown.empty()) {
+  if (!running) {
+    out.warnings.push_back(
+        "slurmctld does not answer `scontrol show nodes`: this dry run skipped the checks against the running "
+        "controller (every node named is one it knows" +
+        std::string(r.nodes ? "; no node added, removed or given fewer CPUs" : "") +
+        "); a real apply makes them, and refuses if slurmctld is down");
+    out.steps.push_back("skipped the checks against the running slurmctld: it does not answer");
+  } else if (std::optional<std::string> refusal = running_cluster_refusal(r, *running, in_topology, node_lines,
+                                                                          planned_nodes, slurm, out)) {
     out.outcome = ApplyOutcome::Refused;
-    out.reason = "the topology.conf names " + counted(unknown.size(), "node", "nodes") +
-                 " the running slurmctld does not know (" + compress_hostlist(unknown) +
-                 "): reconfigure slurmctld with the new slurm.conf first";
+    out.reason = *refusal;
     return out;
   }
-
-  if (r.nodes) {
-    const bool gpus = std::any_of(node_lines.begin(), node_lines.end(), [](const NodeLine& l) { return !l.gres.empty(); });
-    const auto gres_types = parse_node_conf(read_file(r.slurm_conf), r.slurm_conf).gres_types;
-    auto refusal = node_change_refusal(*running, planned_nodes, gres_types, gpus);
-    if (!refusal) {
-      const auto shown = slurm.show_nodes();
-      refusal = shown ? cpu_change_refusal(node_lines, *shown)
-                      : std::optional<std::string>("slurmctld does not answer `scontrol show nodes`: nothing changed");
-    }
-    if (refusal) {
-      out.outcome = ApplyOutcome::Refused;
-      out.reason = *refusal;
-      return out;
-    }
-  }
-
   if (r.max_anomalies >= 0 && out.total_anomalies() > r.max_anomalies) {
     out.outcome = ApplyOutcome::Anomalies;
     out.reason = counted(out.total_anomalies(), "anomaly", "anomalies") + " in the fabric, more than --max-anomalies " +

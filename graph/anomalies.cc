@@ -309,6 +309,10 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
 
   // Cables: loopbacks and leaf-to-leaf here; rates against what both ends can do in link_rates.
   std::vector<CableToJudge> to_judge;
+  // Only for the cables a finding names (a large fabric has hundreds of thousands).
+  auto cable_name = [&](Vertex va, int port_a, Vertex vb, int port_b) {
+    return end_name(c, switch_of, hca_of, va, port_a) + " - " + end_name(c, switch_of, hca_of, vb, port_b);
+  };
   for (int f = 0; f < static_cast<int>(c.fabrics.size()); ++f) {
     const Fabric& fabric = c.fabrics[f];
     const Vertex base = [&] {
@@ -321,10 +325,9 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
       const FabricNode* nb = fabric.find(l.b.guid);
       if (!na || !nb) continue;
       Vertex va = base + (na - fabric.nodes.data()), vb = base + (nb - fabric.nodes.data());
-      std::string cable = end_name(c, switch_of, hca_of, va, l.a.port) + " - " +
-                          end_name(c, switch_of, hca_of, vb, l.b.port);
+      auto cable = [&] { return cable_name(va, l.a.port, vb, l.b.port); };
       if (l.a.guid == l.b.guid) {
-        c.anomalies.push_back({K::Loopback, cable, "cable from the switch back to itself"});
+        c.anomalies.push_back({K::Loopback, cable(), "cable from the switch back to itself"});
         continue;
       }
       int sa = switch_of[va], sb = switch_of[vb];
@@ -332,14 +335,15 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
       // switches cabled together); with spines above, the cable bypasses the tree.
       if (sa >= 0 && sb >= 0 && c.switches[sa].role == SwitchRole::Leaf &&
           c.switches[sb].role == SwitchRole::Leaf && top_level[c.switches[sa].component] > 1)
-        c.anomalies.push_back({K::LeafToLeaf, cable, "cable between two leaves, bypassing the switches above them"});
+        c.anomalies.push_back({K::LeafToLeaf, cable(), "cable between two leaves, bypassing the switches above them"});
       bool internal = (na->kind == NodeKind::Ca && hca_of[va] < 0) || (nb->kind == NodeKind::Ca && hca_of[vb] < 0);
       if (internal) continue;  // SHARP aggregation node ports run at their own width
-      to_judge.push_back({f, &l, na, nb, sa >= 0 ? c.switches[sa].level : 0, sb >= 0 ? c.switches[sb].level : 0,
-                          std::move(cable)});
+      to_judge.push_back({f, &l, na, nb, sa >= 0 ? c.switches[sa].level : 0, sb >= 0 ? c.switches[sb].level : 0, va, vb});
     }
   }
-  record_link_rates(c, site, to_judge);
+  record_link_rates(c, site, to_judge, [&](const CableToJudge& j) {
+    return cable_name(j.vertex_a, j.link->a.port, j.vertex_b, j.link->b.port);
+  });
 
   record_unresolved(c);
 }

@@ -216,6 +216,9 @@ class UnitGuesser {
 
 HcaGuesses guess_hca_hosts(const Cluster& c) {
   HcaGuesses out;
+  // Most fabrics name every HCA: nothing to guess, and no scan of every HCA per unit.
+  if (std::none_of(c.hcas.begin(), c.hcas.end(), [](const Hca& h) { return !h.excluded && !h.unresolved.empty(); }))
+    return out;
   for (int g = 0; g < static_cast<int>(c.groups.size()); ++g) {
     UnitGuesser unit(c, g, out.guesses);
     out.unresolved += unit.unresolved();

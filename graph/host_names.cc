@@ -27,9 +27,17 @@ std::string_view after_first_word(std::string_view d) {
 }
 
 // Capture 1 of the host rule, and what follows it; nullopt-like empty host when no match.
-bool match_host(std::string_view d, const std::regex& host_regex, std::string& host, std::string_view& rest) {
+bool match_host(std::string_view d, const std::regex* host_regex, std::string& host, std::string_view& rest) {
+  if (!host_regex) {  // ^(\S+): the first word, as the regex engine's \S (isspace) cuts it
+    size_t end = 0;
+    while (end < d.size() && !std::isspace(static_cast<unsigned char>(d[end]))) ++end;
+    if (end == 0) return false;
+    host = std::string(d.substr(0, end));
+    rest = d.substr(end);
+    return true;
+  }
   std::cmatch m;
-  if (!std::regex_search(d.data(), d.data() + d.size(), m, host_regex) || m.size() < 2 || !m[1].matched ||
+  if (!std::regex_search(d.data(), d.data() + d.size(), m, *host_regex) || m.size() < 2 || !m[1].matched ||
       m.length(1) == 0)
     return false;
   host = m.str(1);
@@ -51,6 +59,11 @@ const std::set<std::string>& distribution_default_host_names() {
 
 HcaIdentity identify_hca(std::string_view description, const std::regex& host_regex,
                          const std::string& mapped, const std::set<std::string>& placeholders) {
+  return identify_hca(description, &host_regex, mapped, placeholders);
+}
+
+HcaIdentity identify_hca(std::string_view description, const std::regex* host_regex, const std::string& mapped,
+                         const std::set<std::string>& placeholders) {
   HcaIdentity id;
   std::string_view d = trim(description);
   std::string_view rest;

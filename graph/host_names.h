@@ -30,5 +30,9 @@ const std::set<std::string>& distribution_default_host_names();
 HcaIdentity identify_hca(std::string_view description, const std::regex& host_regex,
                          const std::string& mapped,
                          const std::set<std::string>& placeholders = distribution_default_host_names());
+// The same with the rule as a pointer: nullptr is the default rule, `^(\S+)` (the first word),
+// read without the regex engine, which cost a sixth of the model's time on large fabrics.
+HcaIdentity identify_hca(std::string_view description, const std::regex* host_regex, const std::string& mapped,
+                         const std::set<std::string>& placeholders);
 
 }  // namespace slurmtopo

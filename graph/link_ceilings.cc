@@ -9,7 +9,8 @@ namespace slurmtopo {
 EndCeiling end_ceiling(const FabricNode& node, const LinkEnd& end) {
   EndCeiling out;
   const DeviceModel* model = find_device_model(node);
-  out.label = device_label(node.vendor_id, node.device_id);
+  out.vendor_id = node.vendor_id;
+  out.device_id = node.device_id;
   out.speed = model ? model->best_speed : LinkSpeed::Unknown;
   out.width = model ? model->best_width : 0;
   if (end.speed_supported != LinkSpeed::Unknown && (!model || end.speed_supported < out.speed))
@@ -18,6 +19,8 @@ EndCeiling end_ceiling(const FabricNode& node, const LinkEnd& end) {
     out.width = end.width_supported, out.port_info = true;
   return out;
 }
+
+std::string EndCeiling::label() const { return device_label(vendor_id, device_id); }
 
 Judged judge(int value, int a, int b, int site) {
   if (!value) return {Verdict::AtBest, 0, false};

@@ -3,6 +3,7 @@
 // slow next to the rest of the fabric (a DDR ConnectX on a QDR switch: mixed generations).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "discover/fabric.h"
@@ -14,8 +15,11 @@ namespace slurmtopo {
 struct EndCeiling {
   LinkSpeed speed = LinkSpeed::Unknown;  // Unknown / 0: nothing in the input says
   int width = 0;
-  std::string label;       // the hardware: "ConnectX-4 0x1013", "vendor 0x0008f1 device 0x5a5a"
+  uint32_t vendor_id = 0, device_id = 0;  // the hardware, named by label()
   bool port_info = false;  // the port's PortInfo (or iblinkinfo's hint) set it below the table's
+  // "ConnectX-4 0x1013", "vendor 0x0008f1 device 0x5a5a": made when a message needs it, not for
+  // each of a large fabric's cable ends.
+  std::string label() const;
 };
 
 // The port's PortInfo and the node's device id (discover/device_ids.h), each where the input

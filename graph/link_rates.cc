@@ -49,7 +49,7 @@ Evaluated evaluate(const CableToJudge& c, const SiteConfig& site) {
 // The two ends' hardware, the HCA (or the lower switch) first, so cables alike read alike
 // whichever end their GUIDs put first: "ConnectX-4 0x1013, SwitchX 0xc738".
 std::string both_labels(const Evaluated& e, const char* separator = ", ") {
-  const auto x = std::make_pair(e.cable->level_a, e.a.label), y = std::make_pair(e.cable->level_b, e.b.label);
+  const auto x = std::make_pair(e.cable->level_a, e.a.label()), y = std::make_pair(e.cable->level_b, e.b.label());
   return x <= y ? x.second + separator + y.second : y.second + separator + x.second;
 }
 
@@ -77,8 +77,8 @@ std::string level_word(int level) { return level == 1 ? "leaves" : "level-" + st
 // "ConnectX-6 0x101b hosts - Quantum 0xd2f0 leaves", "Quantum 0xd2f0 leaves - Quantum 0xd2f0 level-2 switches".
 std::string kind_name(const Evaluated& e) {
   const CableToJudge& c = *e.cable;
-  std::string ea = e.a.label + (c.level_a ? " " + level_word(c.level_a) : " hosts");
-  std::string eb = e.b.label + (c.level_b ? " " + level_word(c.level_b) : " hosts");
+  std::string ea = e.a.label() + (c.level_a ? " " + level_word(c.level_a) : " hosts");
+  std::string eb = e.b.label() + (c.level_b ? " " + level_word(c.level_b) : " hosts");
   if (c.level_b < c.level_a) std::swap(ea, eb);
   return ea + " - " + eb;
 }
@@ -86,7 +86,7 @@ std::string kind_name(const Evaluated& e) {
 std::string group_detail(const Evaluated& e, int cables) {
   const CableToJudge& c = *e.cable;
   const bool host = !c.level_a || !c.level_b;
-  const std::string& hca = !c.level_a ? e.a.label : e.b.label;
+  const std::string hca = !c.level_a ? e.a.label() : e.b.label();
   return std::to_string(cables) + " cables " + (host ? "of " + hca + " hosts" : "between " + kind_name(e)) + " run " +
          e.rate() + "; both ends support " + e.target() +
          ": cables or a setting chosen that way, or a batch fault";
@@ -104,7 +104,7 @@ std::string at_best_why(const Evaluated& e, const SiteConfig& site) {
                     : "";
   const bool equal = e.a.speed == e.b.speed && e.a.width == e.b.width;
   if (equal && e.width.both_known && e.speed.both_known)
-    return "the best both ends support (" + (e.a.label == e.b.label ? e.a.label : both_labels(e)) + ")" + site_note;
+    return "the best both ends support (" + (e.a.label() == e.b.label() ? e.a.label() : both_labels(e)) + ")" + site_note;
   // The slower end sets it: name it and the dimension it limits.
   auto slower_speed = [](const EndCeiling& x, const EndCeiling& y) {
     return x.speed != LinkSpeed::Unknown && (y.speed == LinkSpeed::Unknown || x.speed < y.speed);
@@ -119,7 +119,19 @@ std::string at_best_why(const Evaluated& e, const SiteConfig& site) {
   const bool width_limit = limiter.width && other.width && limiter.width < other.width;
   std::string what = rate_text(width_limit ? limiter.width : 0, speed_limit ? limiter.speed : LinkSpeed::Unknown);
   if (what.empty()) what = rate_text(limiter.width, limiter.speed);
-  return limiter.label + " supports " + what + " at most" + (limiter.port_info ? " (its PortInfo)" : "") + site_note;
+  return limiter.label() + " supports " + what + " at most" + (limiter.port_info ? " (its PortInfo)" : "") + site_note;
+}
+
+// Everything at_best_why() reads of a cable (the site is the same for all): its ends' levels,
+// hardware and best, which evidence is complete, and its rate.
+using EndKey = std::tuple<int, uint32_t, uint32_t, LinkSpeed, int, bool>;
+using WhyKey = std::tuple<EndKey, EndKey, bool, bool, int, LinkSpeed>;
+WhyKey why_key(const Evaluated& e) {
+  auto end = [](int level, const EndCeiling& x) {
+    return EndKey{level, x.vendor_id, x.device_id, x.speed, x.width, x.port_info};
+  };
+  return {end(e.cable->level_a, e.a), end(e.cable->level_b, e.b), e.width.both_known, e.speed.both_known,
+          e.rate_width(), e.rate_speed()};
 }
 
 // The usual value of one dimension among a cable's peers; ties go to the larger.
@@ -144,13 +156,15 @@ struct Row {
 
 }  // namespace
 
-void record_link_rates(Cluster& c, const SiteConfig& site, const std::vector<CableToJudge>& cables) {
+void record_link_rates(Cluster& c, const SiteConfig& site, const std::vector<CableToJudge>& cables,
+                       const CableName& cable_name) {
   using K = Anomaly::Kind;
   std::vector<Evaluated> all;
   all.reserve(cables.size());
   for (const auto& cable : cables) all.push_back(evaluate(cable, site));
 
   std::map<Row, int> rows;
+  std::map<WhyKey, std::string> why_at_best;  // cables alike have one reason: made once per kind
   auto count = [&](const Evaluated& e, std::string why) {
     ++rows[{e.cable->fabric, e.rate_width(), e.rate_speed(), std::move(why)}];
   };
@@ -184,12 +198,14 @@ void record_link_rates(Cluster& c, const SiteConfig& site, const std::vector<Cab
   for (const auto& e : all) {
     if (grouped.count(&e)) continue;
     if (e.below()) {
-      c.anomalies.push_back({K::DegradedLink, e.cable->name, below_detail(e, site)});
+      c.anomalies.push_back({K::DegradedLink, cable_name(*e.cable), below_detail(e, site)});
       count(e, "below " + e.target() + ": degraded-link");
       continue;
     }
     if (!e.unknown()) {
-      count(e, at_best_why(e, site));
+      auto [it, fresh] = why_at_best.try_emplace(why_key(e));
+      if (fresh) it->second = at_best_why(e, site);
+      count(e, it->second);
       continue;
     }
     // Nothing says what the ends support: judge the unknown dimensions against the peers.
@@ -212,11 +228,11 @@ void record_link_rates(Cluster& c, const SiteConfig& site, const std::vector<Cab
       const std::string peers = others == 1 ? "the other cable between " + between + " runs "
                                             : std::to_string(at_usual) + " of the " + std::to_string(others) +
                                                   " other cables between " + between + " run ";
-      c.anomalies.push_back({K::DegradedLink, e.cable->name,
+      c.anomalies.push_back({K::DegradedLink, cable_name(*e.cable),
                              e.rate() + "; " + peers + peer_rate + " (what these devices support is not known)"});
       count(e, "below its peers' " + peer_rate + ": degraded-link");
     } else {
-      const std::string ends = e.a.label == e.b.label ? e.a.label + " at both ends" : both_labels(e, " - ");
+      const std::string ends = e.a.label() == e.b.label() ? e.a.label() + " at both ends" : both_labels(e, " - ");
       count(e, "what the ends support is not known (" + ends + "): like the other cables between them");
     }
   }

@@ -16,6 +16,7 @@
 // once, not per cable.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,10 +39,15 @@ struct CableToJudge {
   const FabricNode* a = nullptr;  // the nodes at link->a and link->b
   const FabricNode* b = nullptr;
   int level_a = 0, level_b = 0;   // switch level of each end; 0 for a CA
-  std::string name;               // "leaf01[3] - gpu001 mlx5_0", as findings name cables
+  size_t vertex_a = 0, vertex_b = 0;  // the ends' vertices in Cluster::graph, for cable_name
 };
 
+// "leaf01[3] - gpu001 mlx5_0", as findings name cables: asked for only by the cables a finding
+// names, since building it for each of a large fabric's cables cost more than judging them.
+using CableName = std::function<std::string(const CableToJudge&)>;
+
 // Appends degraded-link and slow-link-group anomalies; fills link_rates and unknown_devices.
-void record_link_rates(Cluster& cluster, const SiteConfig& site, const std::vector<CableToJudge>& cables);
+void record_link_rates(Cluster& cluster, const SiteConfig& site, const std::vector<CableToJudge>& cables,
+                       const CableName& cable_name);
 
 }  // namespace slurmtopo

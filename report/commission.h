@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/exit_codes.h"
@@ -46,6 +47,7 @@ struct CommissionRequest {
   std::string plugin = "tree";          // --plugin tree|block (topology/block: 23.11+)
   std::string nvlink_domains;           // --nvlink-domains FILE|DIR: the blocks, else leaf groups
   std::string command;        // how the report was made (shown, and in the emitted headers)
+  std::string cluster_name;   // --cluster-name; "" = slurm.conf's ClusterName, if any
 };
 
 enum class Verdict { Pass, Warn, Fail };
@@ -78,6 +80,7 @@ struct CountRow { std::string name; int count = 0; };
 
 struct FabricSummary {
   std::string name, source;
+  std::string captured;  // Fabric::captured: when, as the input records it; "" = not recorded
   int switches = 0, cas = 0, cables = 0, components = 0;
   bool partial = false;
 };
@@ -203,6 +206,8 @@ struct BaselineDiff {
 
 struct CommissionReport {
   std::string command;
+  std::string cluster;                         // the cluster's name; "" when no input names it
+  std::string cluster_from;                    // "--cluster-name", "ClusterName in <slurm.conf>"
   std::vector<Check> checks;
   // Finding checks that apply although nothing may be found ("inputs.match" with node files,
   // "slurm.nodes" with slurm.conf): shown as a pass. The fabric checks always apply.
@@ -234,6 +239,11 @@ CommissionReport plan_commission(const CommissionRequest& request);
 
 // The verdicts: fills report.checks and report.verdict from the rest of the report.
 void decide_checks(CommissionReport& report);
+
+// Who made the report, of what, from inputs captured when: (label, value) rows every rendering
+// shows alike: "cluster", one "fabric NAME" per fabric (its source and capture time, as the
+// input records it), "slurmtopo" (the version). Nothing here reads a clock: same inputs, same rows.
+std::vector<std::pair<std::string, std::string>> provenance(const CommissionReport& report);
 
 // Renderings. Same report → same bytes.
 std::string commission_json(const CommissionReport& report);

@@ -15,6 +15,8 @@ const char* kStyle = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Liberation Sans",sans-serif;color:var(--ink);margin:0 auto;max-width:1040px;padding:16px 24px}
 h1{font-size:24px;margin:8px 0 4px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 p.meta{color:var(--muted);margin:2px 0;word-break:break-all}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:0 12px;margin:4px 0;color:var(--muted);font-size:13px}
+dl.meta dt{font-weight:600}dl.meta dd{margin:0;word-break:break-all}
 nav{margin:10px 0;font-size:13px}nav a{margin-right:12px;color:#0969da;text-decoration:none}
 table{border-collapse:collapse;margin:6px 0 12px;width:100%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:4px 0;color:var(--muted)}
@@ -81,9 +83,14 @@ std::string commission_html(const CommissionReport& r) {
       << "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "img-src data:\">"
       << "<link rel=\"icon\" href=\"data:,\">"
-      << "<title>slurmtopo commissioning report: " << to_string(r.verdict) << "</title><style>" << kStyle
-      << "</style></head>\n<body>\n<header><h1>Commissioning report</h1>\n";
+      << "<title>slurmtopo commissioning report" << (r.cluster.empty() ? "" : " for " + html_escape(r.cluster)) << ": "
+      << to_string(r.verdict) << "</title><style>" << kStyle << "</style></head>\n<body>\n<header><h1>Commissioning report"
+      << (r.cluster.empty() ? "" : ": " + html_escape(r.cluster)) << "</h1>\n";
   if (!r.command.empty()) out << "<p class=\"meta\"><code>" << html_escape(r.command) << "</code></p>\n";
+  out << "<dl class=\"meta\" id=\"provenance\">";
+  for (const auto& [label, value] : provenance(r))
+    out << "<dt>" << html_escape(label) << "</dt><dd>" << html_escape(value) << "</dd>";
+  out << "</dl>\n";
   out << "<nav aria-label=\"sections\"><a href=\"#verdict\">Verdict</a><a href=\"#inventory\">Inventory</a>"
       << "<a href=\"#drawing\">Drawing</a><a href=\"#links\">Link health</a>"
       << (r.classes.empty() ? "" : "<a href=\"#nodes\">Nodes</a>")

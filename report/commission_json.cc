@@ -23,7 +23,9 @@ json rows(const std::vector<CountRow>& r) {
 json inventory(const Inventory& i) {
   json fabrics = json::array();
   for (const auto& f : i.fabrics)
-    fabrics.push_back({{"name", f.name}, {"source", f.source}, {"switches", f.switches}, {"cas", f.cas},
+    fabrics.push_back({{"name", f.name}, {"source", f.source},
+                       {"captured", f.captured.empty() ? json(nullptr) : json(f.captured)},
+                       {"switches", f.switches}, {"cas", f.cas},
                        {"cables", f.cables}, {"components", f.components}, {"partial", f.partial}});
   return {{"fabrics", fabrics}, {"switches_by_level", rows(i.switches_by_level)},
           {"switches_by_model", rows(i.switches_by_model)}, {"chassis", i.chassis}, {"hcas", i.hcas},
@@ -113,6 +115,7 @@ std::string commission_json(const CommissionReport& r) {
   j["slurmtopo_version"] = slurmtopo_version();  // base/json_fields.h kSlurmtopoVersionKey
   j["schema_version"] = kReportSchemaVersion;
   j["command"] = r.command;
+  j["cluster"] = r.cluster.empty() ? json(nullptr) : json({{"name", r.cluster}, {"from", r.cluster_from}});
   j["verdict"] = to_string(r.verdict);
   j["exit_code"] = r.exit_code();
   json checks = json::array();

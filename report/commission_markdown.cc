@@ -30,7 +30,8 @@ std::string upper(Verdict v) {
 std::string commission_markdown(const CommissionReport& r) {
   std::ostringstream out;
   const Inventory& inv = r.inventory;
-  out << "# Commissioning report: " << upper(r.verdict) << "\n\n";
+  out << "# Commissioning report" << (r.cluster.empty() ? "" : " for " + r.cluster) << ": " << upper(r.verdict)
+      << "\n\n";
   out << inv.hosts << " hosts in " << inv.groups << " groups, " << inv.hcas << " HCAs, ";
   int switches = 0;
   for (const auto& l : inv.switches_by_level) switches += l.count;
@@ -39,7 +40,8 @@ std::string commission_markdown(const CommissionReport& r) {
     out << ", " << inv.node_classes.size() << (inv.node_classes.size() == 1 ? " node class" : " node classes");
   out << ".\n\n";
   if (!r.command.empty()) out << "`" << r.command << "`\n\n";
-  out << "| check | verdict | found | what was checked |\n|---|---|---|---|\n";
+  for (const auto& [label, value] : provenance(r)) out << "- " << label << ": " << value << "\n";
+  out << "\n| check | verdict | found | what was checked |\n|---|---|---|---|\n";
   for (const auto& c : r.checks)
     out << "| " << c.id << " | " << upper(c.verdict) << " | " << cell(c.found) << " | " << cell(c.what) << " |\n";
   out << "\n## Findings (" << r.findings.size() << ")\n\n";

@@ -34,7 +34,7 @@ std::vector<CountRow> rows_of(const std::map<std::string, int>& m) {
 Inventory plan_inventory(const Cluster& c, const NodeSet* nodes) {
   Inventory inv;
   for (const Fabric& f : c.fabrics) {
-    FabricSummary s{f.name, f.source};
+    FabricSummary s{f.name, f.source, f.captured};
     for (const auto& n : f.nodes) (n.kind == NodeKind::Switch ? s.switches : s.cas) += 1;
     s.cables = static_cast<int>(f.links.size());
     s.partial = !f.partial.empty();
@@ -134,7 +134,20 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   std::optional<NodeSet> nodes;
   if (have_nodes) nodes = load_node_set(r.nodes, r.node_hosts);
   std::optional<std::vector<std::string>> slurm_nodes;
-  if (!r.slurm_conf.empty()) slurm_nodes = load_slurm_conf(r.slurm_conf).nodes();
+  if (!r.slurm_conf.empty()) {
+    const SlurmConf conf = load_slurm_conf(r.slurm_conf);
+    slurm_nodes = conf.nodes();
+    if (!conf.cluster_name.empty()) {
+      out.cluster = conf.cluster_name;
+      out.cluster_from = "ClusterName in " + r.slurm_conf;
+    }
+  }
+  // The admin's name wins: a report made from a copy of slurm.conf, or for a cluster whose
+  // ClusterName is a placeholder.
+  if (!r.cluster_name.empty()) {
+    out.cluster = r.cluster_name;
+    out.cluster_from = "--cluster-name";
+  }
   std::optional<InService> in_service;
   if (!r.topology.empty()) in_service = read_in_service(r.topology);
   std::optional<BaselineFacts> baseline;

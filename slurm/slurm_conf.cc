@@ -58,10 +58,26 @@ class Loader {
     }
     // Slurm's key=value pattern allows blanks around `=`.
     const size_t eq = text.find('=');
-    if (eq == std::string_view::npos || !iequals(trim(text.substr(0, eq)), "NodeName")) return;
+    if (eq == std::string_view::npos) return;
+    const std::string_view key = trim(text.substr(0, eq));
+    if (iequals(key, "ClusterName")) {
+      cluster_name(text.substr(eq + 1));
+      return;
+    }
+    if (!iequals(key, "NodeName")) return;
     std::string_view rest = text.substr(eq + 1);
     while (!rest.empty() && is_space(rest.front())) rest.remove_prefix(1);
     node_line(file, line.number, text, rest);
+  }
+
+  // slurmctld lower-cases the name (it keys the accounting database); a comment was already
+  // cut off by read_slurm_conf_lines, quotes are Slurm's own.
+  void cluster_name(std::string_view value) {
+    value = trim(value);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    std::string name(value);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    conf.cluster_name = std::move(name);
   }
 
   void node_line(const std::string& file, int number, std::string_view text,

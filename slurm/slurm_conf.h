@@ -16,6 +16,8 @@ struct SlurmNodeLine {
 
 struct SlurmConf {
   std::vector<SlurmNodeLine> node_lines;
+  // ClusterName=, lower-cased as slurmctld stores it (the last one read wins); "" without one.
+  std::string cluster_name;
   std::vector<std::string> nodes() const;  // all names, file order, without "DEFAULT"
 };
 

@@ -212,6 +212,27 @@ TEST_CASE("ibnetdiscover ibtopotool_tests/1.topo: the man page example (2007)") 
   CHECK(node(*f, 0x8f10400410015).sysimgguid == 0);
   CHECK(node(*f, 0x005442ba00003080).sysimgguid == 0x5442ba00003000);
   CHECK(node(*f, 0x005442ba00003080).lid == 6);  // "base port 0 lid 6"
+  // Its header's capture time, the double blank of ctime() collapsed.
+  CHECK(f->captured == "Tue Jun 5 14:15:10 2007");
+}
+
+TEST_CASE("ibnetdiscover capture time: only the header's, once; none without a header") {
+  const Fabric with = parse_ibnetdiscover_text(
+      "#\n# Topology file: generated on Mon Jul 25 11:30:26 2016\r\n#\n"
+      "# Topology file: generated on Sat Apr 13 22:28:55 2002\n"
+      "Switch\t2 \"S-0000000000000001\"\t\t# \"sw\" base port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000002\"[1](0000000000000003) \t\t# \"h\" lid 2 4xHDR\n\n"
+      "Ca\t1 \"H-0000000000000002\"\t\t# \"h\"\n"
+      "[1](0000000000000003) \t\"S-0000000000000001\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n",
+      "two-headers.topo");
+  CHECK(with.captured == "Mon Jul 25 11:30:26 2016");
+  const Fabric without = parse_ibnetdiscover_text(
+      "Switch\t2 \"S-0000000000000001\"\t\t# \"sw\" base port 0 lid 1 lmc 0\n"
+      "[1]\t\"H-0000000000000002\"[1](0000000000000003) \t\t# \"h\" lid 2 4xHDR\n\n"
+      "Ca\t1 \"H-0000000000000002\"\t\t# \"h\"\n"
+      "[1](0000000000000003) \t\"S-0000000000000001\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xHDR\n",
+      "headless.topo");
+  CHECK(without.captured.empty());
 }
 
 TEST_CASE("ibnetdiscover ibtopotool_tests/2.topo: IBM example, one switch") {

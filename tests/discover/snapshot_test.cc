@@ -146,9 +146,9 @@ TEST_CASE("snapshot bad: JSON syntax errors carry their line") {
 }
 
 TEST_CASE("snapshot bad: another format or version") {
-  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 4"));
+  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 5"));
   CHECK(version.line() == 3);
-  CHECK(std::string(version.what()).find("version 1 to 3, not 4") != std::string::npos);
+  CHECK(std::string(version.what()).find("version 1 to 4, not 5") != std::string::npos);
   CHECK(error_of(tiny_with("slurmtopo-snapshot", "other-tool")).line() == 2);
   CHECK(error_of("[1, 2]").line() == 1);
 }
@@ -237,6 +237,24 @@ TEST_CASE("snapshot routes: without tables the snapshot stays version 1, byte fo
   CHECK(text.find("\"version\": 1") != std::string::npos);
   CHECK(text.find("routes") == std::string::npos);
   CHECK(snapshot_to_json(snapshot_from_json(text, "old.json")) == text);
+}
+
+TEST_CASE("snapshot captured: the capture time round-trips in version 4; refused in older versions") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  s.fabrics[0].captured = "2026-12-05T17:42:03Z";
+  const std::string text = snapshot_to_json(s);
+  CHECK(text.find("\"version\": 4") != std::string::npos);
+  CHECK(text.find("\"captured\": \"2026-12-05T17:42:03Z\"") != std::string::npos);
+  const Snapshot back = snapshot_from_json(text, "snap.json");
+  REQUIRE(back.fabrics.size() == 1);
+  CHECK(back.fabrics[0].captured == "2026-12-05T17:42:03Z");
+  CHECK(snapshot_to_json(back) == text);
+
+  std::string old = text;
+  old.replace(old.find("\"version\": 4"), 12, "\"version\": 1");
+  CHECK_THROWS_AS(snapshot_from_json(old, "old.json"), InputError);
 }
 
 TEST_CASE("snapshot: one written before slurmtopo_version existed still reads, and writes back with it") {

@@ -113,6 +113,41 @@ TEST_CASE("apply: a new topology.conf is written, reconfigured and verified — 
   CHECK(echo.reconfigures == 1);  // no churn
 }
 
+TEST_CASE("apply --dry-run without a running slurmctld: shows the change, says which checks it skipped") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  slurm.alive = false;  // a new cluster: slurm.conf written, slurmctld not started yet
+  r.dry_run = true;
+  const ApplyResult d = apply(r, slurm);
+  CHECK(d.outcome == ApplyOutcome::DryRun);
+  CHECK(d.exit_code() == 0);
+  REQUIRE(d.files.size() == 1);
+  CHECK(d.files[0].changed);
+  CHECK_FALSE(d.files[0].diff.empty());
+  REQUIRE(d.warnings.size() == 1);
+  CHECK(d.warnings[0].find("skipped the checks against the running controller") != std::string::npos);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+  CHECK(slurm.reconfigures == 0);
+
+  // The same without --dry-run is refused: a real apply never writes past a dead controller.
+  r.dry_run = false;
+  const ApplyResult real = apply(r, slurm);
+  CHECK(real.outcome == ApplyOutcome::Refused);
+  CHECK(real.exit_code() == 2);
+  CHECK(real.reason.find("does not answer") != std::string::npos);
+  CHECK_FALSE(fs::exists(c.path("topology.conf")));
+
+  // With the controller up, a dry run makes the checks: a node it does not know is refused.
+  slurm.alive = true;
+  slurm.nodes.pop_back();
+  r.dry_run = true;
+  const ApplyResult checked = apply(r, slurm);
+  CHECK(checked.outcome == ApplyOutcome::Refused);
+  CHECK(checked.reason.find("cn064") != std::string::npos);
+  CHECK(checked.warnings.empty());
+}
+
 TEST_CASE("apply: slurmctld does not show the new switches → previous state back, exit 3") {
   Cluster_ c;
   FakeSlurm slurm;  // shows no switch at all

@@ -84,3 +84,19 @@ TEST_CASE("host names: a description whose host number no hostlist can hold is u
   CHECK(id.host.empty());
   CHECK(id.unresolved == "'cn99999999999999999999' is not a valid Slurm node name");
 }
+
+TEST_CASE("host names: the default rule read without the regex engine says what ^(\\S+) says") {
+  const std::set<std::string>& placeholders = distribution_default_host_names();
+  for (const char* d : {"a08-p1-dgx-04-c01 mlx5_5", "gpu001\tHCA-1", "gpu001\vHCA-1", "gpu001\fx", "host", "",
+                        "   ", "  gpu7   mlx5_0  ", "MT4129 ConnectX7   Mellanox Technologies", "localhost HCA-6",
+                        "ubuntu mlx5_0", "bad/name HCA-1", "cn99999999999999999999 HCA-1", "x\xc3\xa9y mlx5_1"})
+    for (const char* mapped : {"", "gpu017 HCA-1", "gpu018", "  "}) {
+      CAPTURE(d);
+      CAPTURE(mapped);
+      const HcaIdentity engine = identify_hca(d, &kFirstWord, mapped, placeholders);
+      const HcaIdentity fast = identify_hca(d, nullptr, mapped, placeholders);
+      CHECK(fast.host == engine.host);
+      CHECK(fast.rail == engine.rail);
+      CHECK(fast.unresolved == engine.unresolved);
+    }
+}

@@ -55,7 +55,7 @@ TEST_CASE("end ceiling: PortInfo narrows the device table, never raises it") {
   EndCeiling table = end_ceiling(cx3, end);
   CHECK(table.speed == LinkSpeed::FDR);
   CHECK(table.width == 4);
-  CHECK(table.label == "ConnectX-3 0x1003");
+  CHECK(table.label() == "ConnectX-3 0x1003");
   CHECK_FALSE(table.port_info);
   end.speed_supported = LinkSpeed::QDR;  // a QDR-only ConnectX-3 card
   end.width_supported = 12;              // ibsim answers 12x on every port
@@ -70,7 +70,7 @@ TEST_CASE("end ceiling: PortInfo narrows the device table, never raises it") {
   EndCeiling none = end_ceiling(node(NodeKind::Switch, 0x8f1, 0x5a5a), LinkEnd{});
   CHECK(none.speed == LinkSpeed::Unknown);
   CHECK(none.width == 0);
-  CHECK(none.label == "vendor 0x0008f1 device 0x5a5a");
+  CHECK(none.label() == "vendor 0x0008f1 device 0x5a5a");
 }
 
 TEST_CASE("rate text") {

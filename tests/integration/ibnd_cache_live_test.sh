@@ -36,7 +36,8 @@ fi
 # ibnetdiscover's text does not print: the snapshot keeps it (version 3), so those keys and the
 # version are compared apart.
 without_source='walk(if type == "object" then del(.source) else . end)'
-without_portinfo='walk(if type == "object" then del(.source, .speed_supported, .width_supported) else . end) | del(.version)'
+# The text's header records when the sweep ran ("captured"); the cache does not.
+without_portinfo='walk(if type == "object" then del(.source, .captured, .speed_supported, .width_supported) else . end) | del(.version)'
 for form in cache ibnetdiscover; do
   "$slurmtopo" inspect --fabric "ibsim-small.$form" --json --save "snapshot-$form.json" |
     jq -S "$without_source" >"inspect-$form.json"

@@ -101,6 +101,9 @@ discover_case() {
   rc=$?
   check "$name: discover fabric --routes --save" "exit $rc, $(ms_since "$t") ms" test "$rc" = 0 -a -s "$d/live.json"
   check "$name: no progress on stderr when it is not a terminal" "" test ! -s "$d/live.err"
+  local captured; captured=$(jq -r '.fabrics[0].captured' "$d/live.json")
+  check "$name: the snapshot records when the sweep ran (UTC)" "$captured" \
+    grep -qE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$' <<<"$captured"
   ibsim_env_run ibnetdiscover >"$d/ibnetdiscover.topo" 2>/dev/null
   ibsim_env_run dump_fts >"$d/dump_fts.txt" 2>/dev/null
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "base/input_error.h"
 #include "commission_fixture.h"
@@ -196,4 +197,42 @@ TEST_CASE("report plan: a sweep that holds one CA and no switch fails fabric.swe
   bool said = false;
   for (const auto& f : r.findings) said |= f.kind == "no-fabric" && f.detail.find("1 CA") != std::string::npos;
   CHECK(said);
+}
+
+TEST_CASE("report plan: provenance — the cluster's name (slurm.conf, or --cluster-name), each fabric's capture time") {
+  // The SuperPOD sample's slurm.conf says ClusterName=superpod; its generated dump records no time.
+  const CommissionReport& r = superpod_report();
+  CHECK(r.cluster == "superpod");
+  CHECK(r.cluster_from == "ClusterName in " + sample("slurm.conf"));
+  const auto rows = provenance(r);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] == std::pair<std::string, std::string>{"cluster", "superpod (ClusterName in " + sample("slurm.conf") + ")"});
+  CHECK(rows[1].first == "fabric superpod-4su");
+  CHECK(rows[1].second == sample("superpod-4su.topo") + ", captured at a time the input does not record");
+  CHECK(rows[2] == std::pair<std::string, std::string>{"slurmtopo", slurmtopo_version()});
+  // Without slurm.conf, nothing names the cluster, and the row says how to name it.
+  CHECK(fattree_report().cluster.empty());
+  CHECK(provenance(fattree_report())[0].second.find("--cluster-name") != std::string::npos);
+
+  // A real dump's header time; --cluster-name wins over ClusterName.
+  const std::string dump = SLURMTOPO_SOURCE_DIR "/../shared/fabrics/public/ibtopotool_tests/1.topo";
+  if (!std::filesystem::exists(dump)) return slurmtopo::testing::skip(dump + " is absent");
+  CommissionRequest req;
+  req.inputs.fabric_files = {dump};
+  req.slurm_conf = sample("slurm.conf");
+  req.cluster_name = "lab-2007";
+  const CommissionReport real = plan_commission(req);
+  CHECK(real.cluster == "lab-2007");
+  CHECK(real.cluster_from == "--cluster-name");
+  REQUIRE(real.inventory.fabrics.size() == 1);
+  CHECK(real.inventory.fabrics[0].captured == "Tue Jun 5 14:15:10 2007");
+  CHECK(provenance(real)[1].second == dump + ", captured Tue Jun 5 14:15:10 2007 (as the input records it)");
+  // Every rendering shows the same rows.
+  CHECK(commission_html(real).find("<dt>cluster</dt><dd>lab-2007 (--cluster-name)</dd>") != std::string::npos);
+  CHECK(commission_html(real).find("<title>slurmtopo commissioning report for lab-2007: ") != std::string::npos);
+  CHECK(commission_markdown(real).find("- fabric 1: " + dump + ", captured Tue Jun 5 14:15:10 2007") != std::string::npos);
+  const auto json = nlohmann::json::parse(commission_json(real));
+  CHECK(json["inventory"]["fabrics"][0]["captured"] == "Tue Jun 5 14:15:10 2007");
+  CHECK(json["cluster"] == nlohmann::json({{"name", "lab-2007"}, {"from", "--cluster-name"}}));
+  CHECK(nlohmann::json::parse(commission_json(fattree_report()))["cluster"].is_null());
 }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# `slurmtopo emit topology` against `ibnetdiscover --load-cache`, side by side, on the same
+# libibnetdisc cache of an 8,192-HCA three-level fat tree (k = 32: 1,280 switches, 16,384
+# cables). Both read the cache and print what it holds: ibnetdiscover its text, slurmtopo a
+# checked topology.conf (parse, model, Slurm tree, render, parse back, check). Not Google
+# Benchmark: what an admin waits for is the whole process, exec and exit included.
+#
+#   bash bench/emit/load_cache_bench.sh /path/to/slurmtopo [RUNS]
+#
+# The cache is the real ibnetdiscover's (`--cache`), swept from ibsim serving the fabric
+# `slurmtopo generate` writes, with LIDs from OpenSM (about a minute to SUBNET UP on 2 cores).
+# Then the simulator is stopped and RUNS (default 11) alternated runs of each command are
+# timed; prints a Markdown table with the median and best wall time and the ratio.
+# Exit 77 when ibsim, OpenSM or ibnetdiscover is missing.
+set -uo pipefail
+export LC_ALL=C
+SLURMTOPO=$(cd "$(dirname "${1:?usage: $0 SLURMTOPO [RUNS]}")" && pwd)/$(basename "$1")
+runs=${2:-11}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR
+source "$here/../../tests/integration/ibsim_env.sh"
+why=$(ibsim_env_check) || { echo "load_cache_bench: $why" >&2; exit 77; }
+command -v ibnetdiscover >/dev/null || { echo "load_cache_bench: ibnetdiscover not installed" >&2; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/load_cache_bench.XXXXXX")
+trap 'ibsim_env_stop; rm -rf "$work"' EXIT
+
+"$SLURMTOPO" generate fattree --levels 3 --radix 32 --speed NDR --format ibsim -o "$work/fabric.net" || exit 1
+ibsim_env_start "$work/sim" "$work/fabric.net" minhop || exit 1
+ibsim_env_run ibnetdiscover --cache "$work/fabric.cache" >"$work/fabric.topo" 2>/dev/null ||
+  { echo "load_cache_bench: ibnetdiscover --cache failed" >&2; exit 1; }
+ibsim_env_stop
+cas=$(grep -c '^Ca' "$work/fabric.topo") switches=$(grep -c '^Switch' "$work/fabric.topo")
+echo "cache: $(( $(stat -c %s "$work/fabric.cache") / 1024 )) KiB, $cas CAs, $switches switches" >&2
+
+# The release is given, as a cron job or apply would: the detection (one scontrol --version,
+# when one is installed) is timed apart below.
+slurmtopo_cmd=("$SLURMTOPO" emit topology --fabric "$work/fabric.cache" --slurm-version 24.11 -o "$work/topology.conf")
+ibnetdiscover_cmd=(ibnetdiscover --load-cache "$work/fabric.cache")
+"${slurmtopo_cmd[@]}" >/dev/null 2>"$work/err" || { echo "load_cache_bench: slurmtopo failed: $(cat "$work/err")" >&2; exit 1; }
+
+# ms CMD...: one run's wall time in milliseconds, output discarded.
+ms() {
+  local t0 t1
+  t0=$(date +%s%N)
+  "$@" >/dev/null 2>&1 || return 1
+  t1=$(date +%s%N)
+  echo $(( (t1 - t0) / 1000 ))  # µs
+}
+a=() b=() c=()
+for (( i = 0; i < runs; i++ )); do
+  a+=("$(ms "${ibnetdiscover_cmd[@]}")") || exit 1
+  b+=("$(ms "${slurmtopo_cmd[@]}")") || exit 1
+  c+=("$(ms "$SLURMTOPO" emit topology --fabric "$work/fabric.cache" -o "$work/topology.conf")") || exit 1
+done
+stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f %.1f", v[int((NR + 1) / 2)] / 1000, v[1] / 1000 }'; }
+read -r a_med a_min <<<"$(stats "${a[@]}")"
+read -r b_med b_min <<<"$(stats "${b[@]}")"
+read -r c_med c_min <<<"$(stats "${c[@]}")"
+echo "| 3-level fat tree k=32 from its libibnetdisc cache: $cas CAs, $switches switches ($runs alternated runs) | median | best |"
+echo "|---|---|---|"
+echo "| \`ibnetdiscover --load-cache\` (prints the text) | $a_med ms | $a_min ms |"
+echo "| \`slurmtopo emit topology --slurm-version 24.11\` (a checked topology.conf) | $b_med ms | $b_min ms |"
+echo "| \`slurmtopo emit topology\` (the release detected: $(command -v scontrol >/dev/null && echo 'scontrol --version' || echo 'none installed, the default')) | $c_med ms | $c_min ms |"
+awk -v a="$a_med" -v b="$b_med" -v c="$c_med" 'BEGIN { printf "\nslurmtopo is %.1fx faster than ibnetdiscover --load-cache (median; %.1fx with the detection)\n", a / b, a / c }'
