@@ -216,7 +216,7 @@ TEST_CASE("ibnetdiscover ibtopotool_tests/1.topo: the man page example (2007)") 
   CHECK(f->captured == "Tue Jun 5 14:15:10 2007");
 }
 
-TEST_CASE("ibnetdiscover capture time: only the header's, once; none without a header") {
+TEST_CASE("ibnetdiscover capture time: only the header's, once, none without a header") {
   const Fabric with = parse_ibnetdiscover_text(
       "#\n# Topology file: generated on Mon Jul 25 11:30:26 2016\r\n#\n"
       "# Topology file: generated on Sat Apr 13 22:28:55 2002\n"

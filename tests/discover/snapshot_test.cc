@@ -239,7 +239,7 @@ TEST_CASE("snapshot routes: without tables the snapshot stays version 1, byte fo
   CHECK(snapshot_to_json(snapshot_from_json(text, "old.json")) == text);
 }
 
-TEST_CASE("snapshot captured: the capture time round-trips in version 4; refused in older versions") {
+TEST_CASE("snapshot captured: the capture time round-trips in version 4, refused in older versions") {
   Snapshot s;
   s.fabrics.push_back(tiny());
   normalize(s.fabrics[0]);

@@ -72,7 +72,7 @@ TEST_CASE("load_slurm_conf: a fragment with only NodeName lines") {
   CHECK(conf.node_lines.size() == 2);
 }
 
-TEST_CASE("load_slurm_conf: ClusterName as slurmctld keeps it (lower case, last wins); none in a fragment") {
+TEST_CASE("load_slurm_conf: ClusterName as slurmctld keeps it (lower case, last wins), none in a fragment") {
   const Scratch s;
   CHECK(load_slurm_conf(s.write("a.conf", "ClusterName = Eos  # the H100 cluster\nNodeName=n1\n")).cluster_name == "eos");
   CHECK(load_slurm_conf(s.write("b.conf", "ClusterName=first\nclustername=\"Second\"\nNodeName=n1\n")).cluster_name ==
