@@ -251,5 +251,20 @@ elif ! cmp -s "$nodes_conf" "$WORK/nodes-before"; then fail "$name" "the node fi
 elif (( $(reconfigures) != before )) || ! alive; then fail "$name" "slurmctld reconfigured or not answering"
 else pass "$name" "$(tail -n 1 <<<"$out" | head -c 160)"; fi
 
+# 13. slurmctld down (a cluster not started yet): --dry-run still shows the change and says
+# which checks it skipped; without --dry-run apply refuses. Last: it stops the controller.
+name="slurmctld stopped: --dry-run shows the change (exit 0), apply refuses (exit 2)"
+kill "$SLURM_ENV_CTLD_PID" 2>/dev/null; wait "$SLURM_ENV_CTLD_PID" 2>/dev/null
+cp "$topo" "$WORK/topo-before"
+other=$WORK/b.topo  # the fabric whose topology differs from the one in place
+cmp -s "$topo" "$WORK/expected-b" && other=$WORK/a.topo
+dry=$(apply --fabric "$other" --dry-run 2>&1); drc=$?
+real=$(apply --fabric "$other" 2>&1); rrc=$?
+if (( drc != 0 )) || [[ $dry != *"skipped the checks against the running controller"* || $dry != *"dry run"* ]]; then
+  fail "$name" "dry run exit $drc: $dry"
+elif (( rrc != 2 )) || [[ $real != *"does not answer"* ]]; then fail "$name" "apply exit $rrc: $real"
+elif ! cmp -s "$topo" "$WORK/topo-before"; then fail "$name" "topology.conf changed"
+else pass "$name" "$(grep -c '^  ' <<<"$dry") lines of change shown"; fi
+
 echo "$passed passed, $failed failed ($(( ($(date +%s%N) - t_start) / 1000000 )) ms)"
 (( failed == 0 ))
