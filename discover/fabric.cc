@@ -54,26 +54,41 @@ const FabricNode* Fabric::find(uint64_t guid) const {
 void normalize(Fabric& fabric) {
   // A node may have been added as a peer placeholder and later with its own block:
   // keep the real block.
-  std::stable_sort(fabric.nodes.begin(), fabric.nodes.end(),
-                   [](const FabricNode& x, const FabricNode& y) {
-                     return std::tie(x.guid, x.seen_only_as_peer) <
-                            std::tie(y.guid, y.seen_only_as_peer);
-                   });
-  fabric.nodes.erase(std::unique(fabric.nodes.begin(), fabric.nodes.end(),
-                                 [](const FabricNode& x, const FabricNode& y) {
-                                   return x.guid == y.guid;
-                                 }),
-                     fabric.nodes.end());
+  // Sorted as (GUID, placeholder, input position) keys, then moved once.
+  std::vector<std::tuple<uint64_t, bool, uint32_t>> node_order;
+  node_order.reserve(fabric.nodes.size());
+  for (const auto& n : fabric.nodes)
+    node_order.emplace_back(n.guid, n.seen_only_as_peer, static_cast<uint32_t>(node_order.size()));
+  if (!std::is_sorted(node_order.begin(), node_order.end())) std::sort(node_order.begin(), node_order.end());
+  std::vector<FabricNode> nodes;
+  nodes.reserve(fabric.nodes.size());
+  for (const auto& [guid, placeholder, index] : node_order)
+    if (nodes.empty() || nodes.back().guid != guid) nodes.push_back(std::move(fabric.nodes[index]));
+  fabric.nodes = std::move(nodes);
   for (auto& link : fabric.links)
     if (std::tie(link.b.guid, link.b.port) < std::tie(link.a.guid, link.a.port))
       std::swap(link.a, link.b);
   auto key = [](const Link& l) { return std::tie(l.a.guid, l.a.port, l.b.guid, l.b.port); };
-  std::stable_sort(fabric.links.begin(), fabric.links.end(),
-                   [&](const Link& x, const Link& y) { return key(x) < key(y); });
+  // Sorted as small keys, ties in input order (the first end printed is merged into), then
+  // the Links moved once: sorting the Links themselves moved each many times.
+  struct Order {
+    uint64_t a_guid, b_guid;
+    int a_port, b_port;
+    uint32_t index;
+    bool operator<(const Order& o) const {
+      return std::tie(a_guid, a_port, b_guid, b_port, index) < std::tie(o.a_guid, o.a_port, o.b_guid, o.b_port, o.index);
+    }
+  };
+  std::vector<Order> order;
+  order.reserve(fabric.links.size());
+  for (const auto& l : fabric.links)
+    order.push_back({l.a.guid, l.b.guid, l.a.port, l.b.port, static_cast<uint32_t>(order.size())});
+  if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
   // The same cable printed from both ends: merge what each end knew.
   std::vector<Link> merged;
-  merged.reserve(fabric.links.size() / 2 + 1);
-  for (const auto& link : fabric.links) {
+  merged.reserve(fabric.links.size());
+  for (const Order& o : order) {
+    const Link& link = fabric.links[o.index];
     if (!merged.empty() && key(merged.back()) == key(link)) {
       Link& m = merged.back();
       if (!m.a.port_guid) m.a.port_guid = link.a.port_guid;

@@ -3,6 +3,7 @@
 #include "discover/fabric_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -41,6 +42,39 @@ class File {
   ~File() { ::close(fd_); }
   File(const File&) = delete;
   File& operator=(const File&) = delete;
+
+  // The whole file, mapped when it is a regular file: a large dump is read once by the kernel
+  // into the page cache and parsed in place, with no copy into the heap (on a 5 MiB dump the
+  // copy and its page faults were a tenth of `emit topology`). Pipes, /proc files and empty
+  // files are read.
+  class Whole {
+   public:
+    explicit Whole(File& f) {
+      struct stat st;
+      if (::fstat(f.fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void* p = ::mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd_, 0);
+        if (p != MAP_FAILED) {
+          map_ = p;
+          size_ = static_cast<size_t>(st.st_size);
+          return;
+        }
+      }
+      read_ = f.read(SIZE_MAX);
+    }
+    ~Whole() {
+      if (map_) ::munmap(map_, size_);
+    }
+    Whole(const Whole&) = delete;
+    Whole& operator=(const Whole&) = delete;
+    std::string_view text() const {
+      return map_ ? std::string_view(static_cast<const char*>(map_), size_) : std::string_view(read_);
+    }
+
+   private:
+    void* map_ = nullptr;
+    size_t size_ = 0;
+    std::string read_;
+  };
 
   // Up to `limit` bytes from the start; the whole file when limit is SIZE_MAX.
   std::string read(size_t limit) {
@@ -161,12 +195,16 @@ std::vector<Fabric> load_fabric_file(const std::string& path) {
       break;
     case FabricFormat::IbnetdiscoverText:
     case FabricFormat::IbnetdiscoverPorts:
-    case FabricFormat::Iblinkinfo:
-      fabrics.push_back(parse_fabric_text(File(path).read(SIZE_MAX), path));
+    case FabricFormat::Iblinkinfo: {
+      File file(path);
+      fabrics.push_back(parse_fabric_text(File::Whole(file).text(), path));
       break;
-    case FabricFormat::Snapshot:
-      fabrics = snapshot_from_json(File(path).read(SIZE_MAX), path).fabrics;
+    }
+    case FabricFormat::Snapshot: {
+      File file(path);
+      fabrics = snapshot_from_json(File::Whole(file).text(), path).fabrics;
       break;
+    }
   }
   for (auto& fabric : fabrics) {
     // A snapshot's fabrics keep the names they were captured under (several may share the

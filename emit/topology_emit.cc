@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "base/text.h"
 #include "base/files.h"
@@ -108,15 +109,21 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
     if (out.refusal) return out;
   }
 
-  const ParsedTopology next = comparable_topology(out.plan.text, out.target);
+  // The new file as the diff reads it, parsed only when something is compared with it.
+  std::optional<ParsedTopology> next_parsed;
+  auto next = [&]() -> const ParsedTopology& {
+    if (!next_parsed) next_parsed = comparable_topology(out.plan.text, out.target);
+    return *next_parsed;
+  };
   if (!r.diff.empty()) {
-    out.diff = diff_topology(read_topology(r.diff), next);
+    out.diff = diff_topology(read_topology(r.diff), next());
     out.diff_against = r.diff;
   }
   if (out.to_stdout) return out;
   std::string current;
-  if (read_file_if_exists(r.output, current)) {
-    const TopologyDiff d = diff_topology(read_topology(r.output), next);
+  // The same bytes drop nothing (the usual re-run after a sweep that found no change).
+  if (read_file_if_exists(r.output, current) && current != out.plan.text) {
+    const TopologyDiff d = diff_topology(comparable_topology(current, r.output), next());
     if (!r.force) out.refusal = shrink_refusal(d.old_nodes, d.dropped, "the sweep");
     if (out.refusal) return out;
   }

@@ -268,18 +268,14 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
     for (const auto& p : f.partial) c.anomalies.push_back({K::PartialSweep, f.name, p});
     // A sweep from a node whose own port is down holds that node alone (topograph's
     // example-bad.out: one GB200 HCA): say what the file holds, not "nothing wrong".
-    int switches = 0;
-    std::vector<std::string> cas;
-    for (const auto& n : f.nodes) {
-      if (n.kind == NodeKind::Switch) ++switches;
-      else cas.push_back("\"" + n.description + "\"");
-    }
-    if (switches == 0 && f.links.empty()) {
+    const bool no_switch = std::none_of(f.nodes.begin(), f.nodes.end(),
+                                        [](const FabricNode& n) { return n.kind == NodeKind::Switch; });
+    if (no_switch && f.links.empty()) {
       std::string list;
-      for (size_t i = 0; i < cas.size() && i < 3; ++i) list += (i ? ", " : "") + cas[i];
-      if (cas.size() > 3) list += ", …";
+      for (size_t i = 0; i < f.nodes.size() && i < 3; ++i) list += (i ? ", \"" : "\"") + f.nodes[i].description + "\"";
+      if (f.nodes.size() > 3) list += ", …";
       c.anomalies.push_back({K::NoFabric, f.name,
-                             "the input holds " + counted(cas.size(), "CA", "CAs") + (list.empty() ? "" : " (" + list + ")") +
+                             "the input holds " + counted(f.nodes.size(), "CA", "CAs") + (list.empty() ? "" : " (" + list + ")") +
                                  " and no switch or cable: the port it was swept from is down or not cabled "
                                  "(ibstat shows its state); there is no fabric to place jobs on"});
     }

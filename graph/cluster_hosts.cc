@@ -7,6 +7,7 @@
 #include <optional>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <unordered_set>
 
 #include "base/input_error.h"
@@ -162,17 +163,36 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
   c.name_map.matched = static_cast<int>(mapped_guids.size());
 
   // Two HCAs claiming the same host and rail: one of them is lying, and we cannot tell which.
-  std::map<std::pair<std::string, std::string>, std::vector<int>> claims;
+  // Indices sorted by (host, fabric, rail): claims on one host and rail are neighbours.
+  std::vector<int> claims;
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
-    if (!c.hcas[i].host.empty() && !c.hcas[i].rail.empty())
-      claims[{c.hcas[i].host + "\n" + std::to_string(c.hcas[i].fabric), c.hcas[i].rail}].push_back(i);
-  for (const auto& [key, ids] : claims) {
-    if (ids.size() < 2) continue;
-    for (int i : ids) {
-      c.hcas[i].unresolved = std::to_string(ids.size()) + " HCAs claim '" + c.hcas[i].host + " " +
-                             c.hcas[i].rail + "'";
-      c.hcas[i].host.clear();
+    if (!c.hcas[i].host.empty() && !c.hcas[i].rail.empty()) claims.push_back(i);
+  auto claim = [&](int i) { return std::tie(c.hcas[i].host, c.hcas[i].fabric, c.hcas[i].rail); };
+  auto claim_less = [&](int a, int b) {
+    const Hca &x = c.hcas[a], &y = c.hcas[b];
+    if (int r = x.host.compare(y.host)) return r < 0;
+    if (x.fabric != y.fabric) return x.fabric < y.fabric;
+    if (int r = x.rail.compare(y.rail)) return r < 0;
+    return a < b;
+  };
+  // Fabrics that number GUIDs in host order come sorted: one pass checks it.
+  if (!std::is_sorted(claims.begin(), claims.end(), claim_less)) std::sort(claims.begin(), claims.end(), claim_less);
+  std::vector<int> same;
+  for (size_t k = 0; k < claims.size();) {
+    size_t end = k + 1;
+    while (end < claims.size() && claim(claims[end]) == claim(claims[k])) ++end;
+    if (end - k > 1) same.insert(same.end(), claims.begin() + k, claims.begin() + end), same.push_back(-1);
+    k = end;
+  }
+  // Cleared after the grouping: the host is part of the key.
+  for (size_t k = 0; k < same.size();) {
+    size_t end = std::find(same.begin() + k, same.end(), -1) - same.begin();
+    for (size_t j = k; j < end; ++j) {
+      Hca& hca = c.hcas[same[j]];
+      hca.unresolved = std::to_string(end - k) + " HCAs claim '" + hca.host + " " + hca.rail + "'";
     }
+    for (size_t j = k; j < end; ++j) c.hcas[same[j]].host.clear();
+    k = end + 1;
   }
 }
 
@@ -180,10 +200,18 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
 // many HCAs on every plane: such fabrics are joined, each host taking its HCAs from all of them.
 // A host with more HCAs on one fabric belongs to that one (the compute fabric, not storage).
 void assemble_hosts(Cluster& c) {
-  std::map<std::string, std::map<int, std::vector<int>>> by_host;  // host → fabric → HCAs
+  // HCA indices by (host, fabric, index): a host's HCAs on each fabric are neighbours. (A map of
+  // maps of vectors cost a twentieth of an 8,192-HCA emit.)
+  std::vector<int> by_host;
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i)
-    if (!c.hcas[i].host.empty() && !c.hcas[i].excluded)
-      by_host[c.hcas[i].host][c.hcas[i].fabric].push_back(i);
+    if (!c.hcas[i].host.empty() && !c.hcas[i].excluded) by_host.push_back(i);
+  auto host_less = [&](int a, int b) {
+    const Hca &x = c.hcas[a], &y = c.hcas[b];
+    if (int r = x.host.compare(y.host)) return r < 0;
+    if (x.fabric != y.fabric) return x.fabric < y.fabric;
+    return a < b;
+  };
+  if (!std::is_sorted(by_host.begin(), by_host.end(), host_less)) std::sort(by_host.begin(), by_host.end(), host_less);
   const int nf = static_cast<int>(c.fabrics.size());
   std::vector<int> plane_of(nf);  // union of fabrics that share tied hosts
   std::iota(plane_of.begin(), plane_of.end(), 0);
@@ -191,18 +219,31 @@ void assemble_hosts(Cluster& c) {
     while (plane_of[x] != x) x = plane_of[x] = plane_of[plane_of[x]];
     return x;
   };
-  for (auto& [name, fabrics] : by_host) {
+  for (size_t k = 0; k < by_host.size();) {
+    const std::string& name = c.hcas[by_host[k]].host;
+    size_t end = k;
+    while (end < by_host.size() && c.hcas[by_host[end]].host == name) ++end;
+    // [k, end): this host's HCAs, in runs of one fabric each
+    std::vector<std::pair<size_t, size_t>> runs;
     size_t most = 0;
-    for (const auto& [f, hcas] : fabrics) most = std::max(most, hcas.size());
+    for (size_t r = k; r < end;) {
+      size_t run_end = r;
+      while (run_end < end && c.hcas[by_host[run_end]].fabric == c.hcas[by_host[r]].fabric) ++run_end;
+      runs.emplace_back(r, run_end);
+      most = std::max(most, run_end - r);
+      r = run_end;
+    }
     Host h;
     h.name = name;
     h.fabric = -1;
-    for (const auto& [f, hcas] : fabrics) {
-      if (hcas.size() != most) continue;
+    for (const auto& [from, to] : runs) {
+      if (to - from != most) continue;
+      const int f = c.hcas[by_host[from]].fabric;
       if (h.fabric < 0) h.fabric = f;
       else plane_of[find(f)] = find(h.fabric);
-      h.hcas.insert(h.hcas.end(), hcas.begin(), hcas.end());
+      h.hcas.insert(h.hcas.end(), by_host.begin() + from, by_host.begin() + to);
     }
+    k = end;
     std::sort(h.hcas.begin(), h.hcas.end(), [&](int a, int b) {
       const Hca &x = c.hcas[a], &y = c.hcas[b];
       if (x.fabric != y.fabric) return x.fabric < y.fabric;
