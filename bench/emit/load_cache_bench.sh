@@ -42,13 +42,14 @@ slurmtopo_cmd=("$SLURMTOPO" emit topology --fabric "$work/fabric.topo" --slurm-v
 ibnetdiscover_cmd=(ibnetdiscover --load-cache "$work/fabric.cache")
 "${slurmtopo_cmd[@]}" >/dev/null 2>"$work/err" || { echo "load_cache_bench: slurmtopo failed: $(cat "$work/err")" >&2; exit 1; }
 
-# ms CMD...: one run's wall time in milliseconds, output discarded.
+# ms CMD...: one run's wall time in microseconds, output discarded. bash's own clock: a
+# `date` child inside the timed span would add its exec to every run.
 ms() {
   local t0 t1
-  t0=$(date +%s%N)
+  t0=${EPOCHREALTIME/./}
   "$@" >/dev/null 2>&1 || return 1
-  t1=$(date +%s%N)
-  echo $(( (t1 - t0) / 1000 ))  # µs
+  t1=${EPOCHREALTIME/./}
+  echo $(( t1 - t0 ))
 }
 a=() b=() c=() d=()
 for (( i = 0; i < runs; i++ )); do
