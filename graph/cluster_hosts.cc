@@ -177,22 +177,17 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
   };
   // Fabrics that number GUIDs in host order come sorted: one pass checks it.
   if (!std::is_sorted(claims.begin(), claims.end(), claim_less)) std::sort(claims.begin(), claims.end(), claim_less);
-  std::vector<int> same;
   for (size_t k = 0; k < claims.size();) {
     size_t end = k + 1;
     while (end < claims.size() && claim(claims[end]) == claim(claims[k])) ++end;
-    if (end - k > 1) same.insert(same.end(), claims.begin() + k, claims.begin() + end), same.push_back(-1);
-    k = end;
-  }
-  // Cleared after the grouping: the host is part of the key.
-  for (size_t k = 0; k < same.size();) {
-    size_t end = std::find(same.begin() + k, same.end(), -1) - same.begin();
-    for (size_t j = k; j < end; ++j) {
-      Hca& hca = c.hcas[same[j]];
-      hca.unresolved = std::to_string(end - k) + " HCAs claim '" + hca.host + " " + hca.rail + "'";
+    if (end - k > 1) {
+      // One text for the run (same host and rail); hosts cleared once the run is measured.
+      const Hca& first = c.hcas[claims[k]];
+      const std::string why = std::to_string(end - k) + " HCAs claim '" + first.host + " " + first.rail + "'";
+      for (size_t j = k; j < end; ++j) c.hcas[claims[j]].unresolved = why;
+      for (size_t j = k; j < end; ++j) c.hcas[claims[j]].host.clear();
     }
-    for (size_t j = k; j < end; ++j) c.hcas[same[j]].host.clear();
-    k = end + 1;
+    k = end;
   }
 }
 
