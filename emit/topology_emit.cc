@@ -69,7 +69,10 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   request.release = r.release.release;
   request.release_how = r.release.how;
   if (!r.nvlink_domains.empty()) request.domains = load_nvlink_domains(r.nvlink_domains);
-  const Cluster cluster = r.inputs.fabric_files.empty() && request.domains ? Cluster{} : load_cluster(r.inputs);
+  // What is written and warned here depends on no cable's rate: those findings are inspect's.
+  ClusterInputs inputs = r.inputs;
+  inputs.judge_cable_rates = false;
+  const Cluster cluster = inputs.fabric_files.empty() && request.domains ? Cluster{} : load_cluster(inputs);
   request.command = r.command;
   if (!r.nodes.empty()) request.slurm_nodes = expand_hostlist_at(r.nodes, "--nodes");
   else if (!r.slurm_conf.empty()) request.slurm_nodes = load_slurm_conf(r.slurm_conf).nodes();

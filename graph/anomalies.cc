@@ -17,14 +17,16 @@ const char* to_string(Anomaly::Kind kind) { return finding_kind(kind).name; }
 
 namespace {
 
+// Sorted runs rather than a map: this runs once per switch.
 template <typename T>
-T most_common(const std::vector<T>& values) {
-  std::map<T, int> counts;
-  for (const T& v : values) ++counts[v];
+T most_common(std::vector<T> values) {
+  std::sort(values.begin(), values.end());
   T best{};
-  int n = 0;
-  for (const auto& [v, k] : counts)  // ties go to the larger value: the intended state
-    if (k >= n) best = v, n = k;
+  size_t n = 0;
+  for (size_t i = 0, j; i < values.size(); i = j) {
+    for (j = i + 1; j < values.size() && values[j] == values[i]; ++j) {}
+    if (j - i >= n) best = values[i], n = j - i;  // ties go to the larger value: the intended state
+  }
   return best;
 }
 
@@ -259,7 +261,8 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
                              "carries HCAs of hosts from several units (storage rail?): not a Slurm leaf"});
 }
 
-void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vector<int>& switch_of) {
+void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vector<int>& switch_of,
+                             bool judge_cable_rates) {
   using K = Anomaly::Kind;
   std::vector<int> hca_of(boost::num_vertices(c.graph), -1);
   for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i) hca_of[c.hcas[i].vertex] = i;
@@ -288,11 +291,12 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
   std::map<int, std::vector<int>> uplinks_by_component;
   for (const auto& s : c.switches)
     if (s.role == SwitchRole::Leaf && c.max_level > 1) uplinks_by_component[s.component].push_back(s.uplinks);
+  std::map<int, int> usual_uplinks;  // per component, once: not once per leaf over all its leaves
+  for (const auto& [component, peers] : uplinks_by_component)
+    usual_uplinks[component] = peers.size() > 1 ? most_common(peers) : 0;
   for (const auto& s : c.switches) {
     if (s.role != SwitchRole::Leaf || c.max_level < 2) continue;
-    const auto& peers = uplinks_by_component[s.component];
-    int expected = site.expected_uplinks_per_leaf > 0 ? site.expected_uplinks_per_leaf
-                                                      : (peers.size() > 1 ? most_common(peers) : 0);
+    int expected = site.expected_uplinks_per_leaf > 0 ? site.expected_uplinks_per_leaf : usual_uplinks[s.component];
     if (expected <= 0 || s.uplinks >= expected) continue;  // more uplinks than peers lose nothing
     const ShortUplinks short_of = short_uplinks(c, switch_of, s);
     // Without the site's count, a leaf short on every spine alike was built so (psmn X5's
@@ -311,16 +315,12 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
   };
   for (int f = 0; f < static_cast<int>(c.fabrics.size()); ++f) {
     const Fabric& fabric = c.fabrics[f];
-    const Vertex base = [&] {
-      for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v)
-        if (c.graph[v].fabric == f) return v;
-      return Vertex(0);
-    }();
-    for (const auto& l : fabric.links) {
-      const FabricNode* na = fabric.find(l.a.guid);
-      const FabricNode* nb = fabric.find(l.b.guid);
-      if (!na || !nb) continue;
-      Vertex va = base + (na - fabric.nodes.data()), vb = base + (nb - fabric.nodes.data());
+    for (size_t i = 0; i < fabric.links.size(); ++i) {
+      const Link& l = fabric.links[i];
+      const auto [a, b] = c.link_vertices[f][i];
+      if (a < 0 || b < 0) continue;
+      const Vertex va = a, vb = b;
+      const FabricNode *na = &fabric.nodes[c.graph[va].node], *nb = &fabric.nodes[c.graph[vb].node];
       auto cable = [&] { return cable_name(va, l.a.port, vb, l.b.port); };
       if (l.a.guid == l.b.guid) {
         c.anomalies.push_back({K::Loopback, cable(), "cable from the switch back to itself"});
@@ -333,13 +333,15 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
           c.switches[sb].role == SwitchRole::Leaf && top_level[c.switches[sa].component] > 1)
         c.anomalies.push_back({K::LeafToLeaf, cable(), "cable between two leaves, bypassing the switches above them"});
       bool internal = (na->kind == NodeKind::Ca && hca_of[va] < 0) || (nb->kind == NodeKind::Ca && hca_of[vb] < 0);
-      if (internal) continue;  // SHARP aggregation node ports run at their own width
+      // SHARP aggregation node ports run at their own width.
+      if (internal || !judge_cable_rates) continue;
       to_judge.push_back({f, &l, na, nb, sa >= 0 ? c.switches[sa].level : 0, sb >= 0 ? c.switches[sb].level : 0, va, vb});
     }
   }
-  record_link_rates(c, site, to_judge, [&](const CableToJudge& j) {
-    return cable_name(j.vertex_a, j.link->a.port, j.vertex_b, j.link->b.port);
-  });
+  if (judge_cable_rates)
+    record_link_rates(c, site, to_judge, [&](const CableToJudge& j) {
+      return cable_name(j.vertex_a, j.link->a.port, j.vertex_b, j.link->b.port);
+    });
 
   record_unresolved(c);
 }

@@ -19,13 +19,20 @@ namespace slurmtopo {
 struct ClusterOptions {
   SiteConfig site;
   NameMap names;  // GUID → hostname, wins over the node description
+  // Each cable's rate against what its two ends can do (graph/link_rates.h): a tenth of the
+  // model of a large fabric, and read only by what reports findings (inspect, report, apply's
+  // --max-anomalies). Without it, Cluster::link_rates and unknown_devices stay empty and no
+  // degraded-link or slow-link-group finding is made.
+  bool judge_cable_rates = true;
 };
 
 // Vertex/edge payloads point back into Cluster::fabrics, which own the facts.
 struct VertexRef { int fabric = 0; int node = 0; };
 struct EdgeRef { int fabric = 0; int link = 0; };
+// Edges in a vector rather than boost's default list: the graph is built once and never loses
+// an edge, and a list node per cable was 25k allocations on an 8,192-HCA fabric.
 using FabricGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
-                                          VertexRef, EdgeRef>;
+                                          VertexRef, EdgeRef, boost::no_property, boost::vecS>;
 using Vertex = FabricGraph::vertex_descriptor;
 
 enum class SwitchRole {

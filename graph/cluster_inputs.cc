@@ -9,6 +9,7 @@ namespace slurmtopo {
 
 ClusterOptions load_cluster_options(const ClusterInputs& inputs) {
   ClusterOptions options;
+  options.judge_cable_rates = inputs.judge_cable_rates;
   if (!inputs.site_config.empty()) options.site = load_site_config(inputs.site_config);
   if (!inputs.name_map.empty()) options.names = load_name_map(inputs.name_map);
   return options;

@@ -81,15 +81,17 @@ struct Builder {
       return x;
     };
     for (int s : uppers) {
-      std::set<int> tops;
+      std::vector<int> tops;  // sorted and unique below: one allocation, not one per cable
       for (auto [e, end] = boost::out_edges(c.switches[s].vertex, c.graph); e != end; ++e) {
         int n = switch_of[boost::target(*e, c.graph)];
         if (n >= 0 && c.switches[n].level == lvl - 1 && unit_of_switch[n] >= 0)
-          tops.insert(top(unit_of_switch[n]));
+          tops.push_back(top(unit_of_switch[n]));
       }
       if (tops.empty()) continue;
-      below[s].assign(tops.begin(), tops.end());
-      for (int t : tops) dsu[find(t)] = find(*tops.begin());
+      std::sort(tops.begin(), tops.end());
+      tops.erase(std::unique(tops.begin(), tops.end()), tops.end());
+      for (int t : tops) dsu[find(t)] = find(tops.front());
+      below[s] = std::move(tops);
     }
     std::map<int, std::pair<std::set<int>, std::vector<int>>> classes;  // root → (tops, members)
     for (const auto& [s, tops] : below) {

@@ -163,3 +163,25 @@ TEST_CASE("link rates: the site's expected link, capped by what both ends suppor
   CHECK(has(degraded[0]->subject, "gpu010"));
   CHECK(has(degraded[0]->detail, "4xHDR; expected 4xNDR (the site expects 4xNDR"));
 }
+
+TEST_CASE("link rates: a model built without judging cables (emit topology's) has no rate finding and the same tree") {
+  Fabric f = ndr_tree();
+  apply_faults(f, parse_faults({}, {"gpu010," + leaf_of(f, "gpu010") + ",1x"}));
+  const Cluster judged = build_cluster({f}, ClusterOptions{});
+  ClusterOptions quick;
+  quick.judge_cable_rates = false;
+  const Cluster unjudged = build_cluster({f}, quick);
+  REQUIRE(found(judged, Anomaly::Kind::DegradedLink).size() == 1);
+  CHECK_FALSE(judged.link_rates.empty());
+  CHECK(found(unjudged, Anomaly::Kind::DegradedLink).empty());
+  CHECK(unjudged.link_rates.empty());
+  // Everything else the model holds is the same: what Slurm is given does not depend on rates.
+  CHECK(unjudged.anomalies.size() == judged.anomalies.size() - 1);
+  REQUIRE(unjudged.switches.size() == judged.switches.size());
+  for (size_t s = 0; s < judged.switches.size(); ++s) {
+    CHECK(unjudged.switches[s].name == judged.switches[s].name);
+    CHECK(unjudged.switches[s].role == judged.switches[s].role);
+  }
+  REQUIRE(unjudged.hosts.size() == judged.hosts.size());
+  for (size_t h = 0; h < judged.hosts.size(); ++h) CHECK(unjudged.hosts[h].name == judged.hosts[h].name);
+}
