@@ -112,9 +112,11 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
     if (out.refusal) return out;
   }
 
-  // The new file as the diff reads it, parsed only when something is compared with it.
+  // The new file as the diff reads it: a tree as the check read it, any other form parsed only
+  // when something is compared with it.
   std::optional<ParsedTopology> next_parsed;
   auto next = [&]() -> const ParsedTopology& {
+    if (out.plan.parsed && out.plan.parsed->errors.empty()) return *out.plan.parsed;
     if (!next_parsed) next_parsed = comparable_topology(out.plan.text, out.target);
     return *next_parsed;
   };

@@ -188,7 +188,8 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
     header.release = release_line(request);
     header.sources = sources;
     plan.text = render_topology_conf(plan.tree, header);
-    plan.check = check_tree(cluster, parse_topology_conf(plan.text, plan.file_name), slurm);
+    plan.parsed = parse_topology_conf(plan.text, plan.file_name);
+    plan.check = check_tree(cluster, *plan.parsed, slurm);
     plan.summary = counted(plan.tree.switches.size(), "switch", "switches");
   } else if (!yaml) {
     plan.text = render_block_conf(*plan.blocks, {request.command, release_line(request), sources});

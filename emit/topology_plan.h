@@ -51,6 +51,7 @@ struct TopologyPlan {
   std::string text;
   std::string summary;                           // "12 switches", "8 blocks", "3 topologies: ..."
   TopologyCheck check;                           // run on `text`, parsed back
+  std::optional<ParsedTopology> parsed;          // `text` parsed back, as checked (tree form only)
   std::vector<std::string> in_slurm_not_fabric;  // Slurm nodes the fabric does not show
   std::vector<std::string> in_fabric_not_slurm;  // fabric hosts Slurm does not know
   // Without a Slurm node list: hosts not built like compute hosts (graph/cluster.h HostRole),

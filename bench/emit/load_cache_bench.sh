@@ -37,10 +37,18 @@ cas=$(grep -c '^Ca' "$work/fabric.topo") switches=$(grep -c '^Switch' "$work/fab
 echo "cache: $(( $(stat -c %s "$work/fabric.cache") / 1024 )) KiB, $cas CAs, $switches switches" >&2
 
 # The release is given, as a cron job or apply would: the detection (scontrol --version, then
-# slurmctld -V, when installed) is timed apart below.
+# slurmctld -V, when installed) is timed apart below. Each command writes its own file, so that
+# each run is the usual re-run: the file in place has the same bytes and is left alone. The
+# "in place differs" row puts back, before each run and outside its time, a topology.conf that
+# differs (written from the cache: its header names another source), which is parsed and
+# compared with the new one before it is replaced, as after a re-cabling.
 slurmtopo_cmd=("$SLURMTOPO" emit topology --fabric "$work/fabric.topo" --slurm-version 24.11 -o "$work/topology.conf")
 ibnetdiscover_cmd=(ibnetdiscover --load-cache "$work/fabric.cache")
 "${slurmtopo_cmd[@]}" >/dev/null 2>"$work/err" || { echo "load_cache_bench: slurmtopo failed: $(cat "$work/err")" >&2; exit 1; }
+"$SLURMTOPO" emit topology --fabric "$work/fabric.cache" --slurm-version 24.11 -o "$work/from-cache.conf" >/dev/null 2>&1 ||
+  { echo "load_cache_bench: slurmtopo failed on the cache" >&2; exit 1; }
+cmp -s "$work/topology.conf" "$work/from-cache.conf" && { echo "load_cache_bench: the two files do not differ" >&2; exit 1; }
+cp "$work/from-cache.conf" "$work/differs.conf.in"
 
 # ms CMD...: one run's wall time in microseconds, output discarded. bash's own clock: a
 # `date` child inside the timed span would add its exec to every run.
@@ -51,22 +59,27 @@ ms() {
   t1=${EPOCHREALTIME/./}
   echo $(( t1 - t0 ))
 }
-a=() b=() c=() d=()
+a=() b=() c=() d=() e=()
 for (( i = 0; i < runs; i++ )); do
   a+=("$(ms "${ibnetdiscover_cmd[@]}")") || exit 1
   b+=("$(ms "${slurmtopo_cmd[@]}")") || exit 1
-  c+=("$(ms "$SLURMTOPO" emit topology --fabric "$work/fabric.topo" -o "$work/topology.conf")") || exit 1
-  d+=("$(ms "$SLURMTOPO" emit topology --fabric "$work/fabric.cache" --slurm-version 24.11 -o "$work/topology.conf")") || exit 1
+  c+=("$(ms "$SLURMTOPO" emit topology --fabric "$work/fabric.topo" -o "$work/detected.conf")") || exit 1
+  d+=("$(ms "$SLURMTOPO" emit topology --fabric "$work/fabric.cache" --slurm-version 24.11 -o "$work/from-cache.conf")") || exit 1
+  cp "$work/differs.conf.in" "$work/differs.conf"
+  e+=("$(ms "$SLURMTOPO" emit topology --fabric "$work/fabric.topo" --slurm-version 24.11 -o "$work/differs.conf")") || exit 1
+  cmp -s "$work/differs.conf" "$work/topology.conf" || { echo "load_cache_bench: the differing file was not replaced" >&2; exit 1; }
 done
 stats() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f %.1f", v[int((NR + 1) / 2)] / 1000, v[1] / 1000 }'; }
 read -r a_med a_min <<<"$(stats "${a[@]}")"
 read -r b_med b_min <<<"$(stats "${b[@]}")"
 read -r c_med c_min <<<"$(stats "${c[@]}")"
 read -r d_med d_min <<<"$(stats "${d[@]}")"
+read -r e_med e_min <<<"$(stats "${e[@]}")"
 echo "| 3-level fat tree k=32, one sweep: $cas CAs, $switches switches ($runs alternated runs) | median | best |"
 echo "|---|---|---|"
 echo "| \`ibnetdiscover --load-cache fabric.cache\` (the text again) | $a_med ms | $a_min ms |"
 echo "| \`slurmtopo emit topology --fabric fabric.topo --slurm-version 24.11\` (a checked topology.conf) | $b_med ms | $b_min ms |"
 echo "| the same, the release detected ($(command -v scontrol >/dev/null && echo 'installed Slurm' || echo 'none installed: the default')) | $c_med ms | $c_min ms |"
 echo "| \`slurmtopo emit topology --fabric fabric.cache --slurm-version 24.11\` (libibnetdisc loads the cache) | $d_med ms | $d_min ms |"
+echo "| the first row, a topology.conf in place that differs (parsed and compared, then replaced) | $e_med ms | $e_min ms |"
 awk -v a="$a_med" -v b="$b_med" -v c="$c_med" 'BEGIN { printf "\nslurmtopo is %.1fx faster than ibnetdiscover --load-cache (median; %.1fx with the detection)\n", a / b, a / c }'
