@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "slurm/hostlist.h"
 
@@ -99,24 +100,34 @@ TopologyCheck check_topology(const ParsedTopology& p, const TopologyCheckOptions
     }
 
   // Nodes: under more than one leaf, unknown to Slurm, or known to Slurm but under no leaf.
-  std::map<std::string, int> leaf_of;
-  std::vector<std::string> twice, unknown;
+  // Each listing by name, then in file order: sorted views rather than a map of strings, which
+  // cost as much as the rest of the check on a large tree.
+  std::vector<std::pair<std::string_view, size_t>> listed;  // (node, listing number)
   for (const auto& s : p.switches)
-    for (const auto& n : s.nodes)
-      if (!leaf_of.emplace(n, s.line).second) twice.push_back(n);
+    for (const auto& n : s.nodes) listed.emplace_back(n, listed.size());
+  std::sort(listed.begin(), listed.end());
+  std::vector<std::pair<size_t, std::string_view>> again;  // listings after a node's first, in file order
+  std::vector<std::string_view> nodes;                       // each node once, by name
+  for (size_t i = 0; i < listed.size(); ++i) {
+    if (i > 0 && listed[i].first == listed[i - 1].first) again.emplace_back(listed[i].second, listed[i].first);
+    else nodes.push_back(listed[i].first);
+  }
+  std::sort(again.begin(), again.end());
+  std::vector<std::string> twice, unknown;
+  for (const auto& [order, n] : again) twice.emplace_back(n);
   if (!twice.empty())
     out.warnings.push_back({0, "Multiple leaf switches contain nodes: " + summary(twice)});
   if (options.slurm_nodes) {
     const auto& known = *options.slurm_nodes;
-    for (const auto& [n, line] : leaf_of)
+    for (std::string_view n : nodes)
       if (!std::binary_search(known.begin(), known.end(), n,
                               [](const auto& a, const auto& b) { return natural_less(a, b); }))
-        unknown.push_back(n);
+        unknown.emplace_back(n);
     if (!unknown.empty())
       out.warnings.push_back({0, "Invalid hostnames in switch configuration (not in slurm.conf): " + summary(unknown)});
     std::vector<std::string> orphans;
     for (const auto& n : known)
-      if (!leaf_of.count(n)) orphans.push_back(n);
+      if (!std::binary_search(nodes.begin(), nodes.end(), std::string_view(n))) orphans.push_back(n);
     if (!orphans.empty())
       out.warnings.push_back({0, "switches lack access to " + std::to_string(orphans.size()) +
                                      " nodes (the tree plugin can never allocate them): " + summary(orphans)});
