@@ -59,12 +59,18 @@ void normalize(Fabric& fabric) {
   node_order.reserve(fabric.nodes.size());
   for (const auto& n : fabric.nodes)
     node_order.emplace_back(n.guid, n.seen_only_as_peer, static_cast<uint32_t>(node_order.size()));
-  if (!std::is_sorted(node_order.begin(), node_order.end())) std::sort(node_order.begin(), node_order.end());
-  std::vector<FabricNode> nodes;
-  nodes.reserve(fabric.nodes.size());
-  for (const auto& [guid, placeholder, index] : node_order)
-    if (nodes.empty() || nodes.back().guid != guid) nodes.push_back(std::move(fabric.nodes[index]));
-  fabric.nodes = std::move(nodes);
+  const bool in_order = std::is_sorted(node_order.begin(), node_order.end());
+  if (!in_order) std::sort(node_order.begin(), node_order.end());
+  const bool twice = std::adjacent_find(node_order.begin(), node_order.end(), [](const auto& x, const auto& y) {
+                       return std::get<0>(x) == std::get<0>(y);
+                     }) != node_order.end();
+  if (!in_order || twice) {  // else the nodes are already what this would build
+    std::vector<FabricNode> nodes;
+    nodes.reserve(fabric.nodes.size());
+    for (const auto& [guid, placeholder, index] : node_order)
+      if (nodes.empty() || nodes.back().guid != guid) nodes.push_back(std::move(fabric.nodes[index]));
+    fabric.nodes = std::move(nodes);
+  }
   for (auto& link : fabric.links)
     if (std::tie(link.b.guid, link.b.port) < std::tie(link.a.guid, link.a.port))
       std::swap(link.a, link.b);

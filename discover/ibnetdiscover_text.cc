@@ -607,6 +607,7 @@ class DumpParser {
     }
     std::vector<BlockRef> blocks = blocks_by_guid();
     add_peers_without_block(blocks);
+    order_nodes_by_guid(blocks);
     normalize(fabric_);
   }
 
@@ -682,6 +683,21 @@ class DumpParser {
                                   std::to_string(line) + ": the sweep did not reach it");
       fabric_.nodes.push_back(std::move(node));
     }
+  }
+
+  // The nodes in GUID order, each moved once, so that normalize finds them sorted: the blocks
+  // are sorted already (blocks_by_guid), and the placeholders follow them in GUID order.
+  void order_nodes_by_guid(const std::vector<BlockRef>& blocks) {
+    std::vector<FabricNode> nodes;
+    nodes.reserve(fabric_.nodes.size());
+    size_t b = 0, p = blocks.size();
+    while (b < blocks.size() || p < fabric_.nodes.size()) {
+      if (p == fabric_.nodes.size() || (b < blocks.size() && blocks[b].guid < fabric_.nodes[p].guid))
+        nodes.push_back(std::move(fabric_.nodes[blocks[b++].index]));
+      else
+        nodes.push_back(std::move(fabric_.nodes[p++]));
+    }
+    fabric_.nodes = std::move(nodes);
   }
 
   static constexpr size_t kNone = std::numeric_limits<size_t>::max();
