@@ -65,6 +65,9 @@ void add_discover_fabric_command(CLI::App& discover) {
   cmd->add_option("--timeout-ms", o->request.live.timeout_ms, "per-MAD timeout (default: libibnetdisc's)")
       ->check(whole_number(1, 60000));
   cmd->add_option("--retries", o->request.live.retries, "MAD retries (default: libibnetdisc's)")->check(whole_number(1, 100));
+  cmd->add_option("--smp-window", o->request.live.smp_window,
+                  "most SMPs on the wire at once (default 8, as ibdiagnet; ibnetdiscover sends 2)")
+      ->check(whole_number(1, 64));
   cmd->add_option("--max-hops", o->request.live.max_hops, "stop the walk this many hops out (the rest is reported missing)")
       ->check(whole_number(1, 63));
   CLI::Option* routes =

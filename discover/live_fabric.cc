@@ -25,6 +25,11 @@ namespace {
 // libibnetdisc's own defaults, for the stall limit when the user gives none.
 constexpr unsigned kDefaultTimeoutMs = 1000;
 constexpr unsigned kDefaultRetries = 3;
+// SMPs on the wire at once: ibdiagnet's default (--smp_window 8). libibnetdisc's own is 2 (as
+// ibnetdiscover -o), which left a 1,024-HCA sweep waiting on round trips: 0.57 s against 0.32 s
+// at 8 under ibsim. OpenSM keeps 4 of its own on the wire; switches answer SMPs one at a time
+// each, and a breadth-first walk spreads the 8 over different switches.
+constexpr unsigned kDefaultSmpWindow = 8;
 constexpr unsigned kPortActive = 4;
 
 struct FabricDeleter {
@@ -140,6 +145,7 @@ void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>
   ++answers;
   const std::string started = utc_now();
   ibnd_config_t config{};
+  config.max_smps = options.smp_window ? options.smp_window : kDefaultSmpWindow;
   config.show_progress = 1;  // the only way libibnetdisc tells us it found a node
   config.max_hops = options.max_hops;
   config.timeout_ms = options.timeout_ms;

@@ -19,6 +19,7 @@ struct LiveOptions {
   unsigned timeout_ms = 0;   // per MAD; 0 = libibnetdisc's default
   unsigned retries = 0;      // 0 = libibnetdisc's default
   unsigned max_hops = 0;     // 0 = no limit
+  unsigned smp_window = 0;   // SMPs on the wire at once; 0 = kDefaultSmpWindow (live_fabric.cc)
   bool routes = false;       // also read the forwarding tables
 };
 

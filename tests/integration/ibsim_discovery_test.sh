@@ -167,6 +167,10 @@ discover_case() {
   fi
   check "$name: topology.conf identical to the one from ibnetdiscover's text" "" \
     diff <(slurm_lines "$d/ibnetdiscover.conf") <(slurm_lines "$d/live.conf")
+  # The default keeps 8 SMPs on the wire (as ibdiagnet); one at a time must find the same fabric.
+  ibsim_env_run "$SLURMTOPO" discover fabric --smp-window 1 --json >"$d/window1.inspect.json" 2>/dev/null
+  check "$name: a sweep with one SMP on the wire finds the same fabric as the default window" "" \
+    diff <(jq -S 'del(.fabrics[].source)' "$d/live.inspect.json") <(jq -S 'del(.fabrics[].source)' "$d/window1.inspect.json")
 }
 
 # --- a 2-level fat tree, small enough for the fault cases -------------------------------------
