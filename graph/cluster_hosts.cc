@@ -181,11 +181,13 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
     size_t end = k + 1;
     while (end < claims.size() && claim(claims[end]) == claim(claims[k])) ++end;
     if (end - k > 1) {
-      // One text for the run (same host and rail); hosts cleared once the run is measured.
+      // One text for the run (same host and rail), made before any host is cleared.
       const Hca& first = c.hcas[claims[k]];
       const std::string why = std::to_string(end - k) + " HCAs claim '" + first.host + " " + first.rail + "'";
-      for (size_t j = k; j < end; ++j) c.hcas[claims[j]].unresolved = why;
-      for (size_t j = k; j < end; ++j) c.hcas[claims[j]].host.clear();
+      for (size_t j = k; j < end; ++j) {
+        c.hcas[claims[j]].unresolved = why;
+        c.hcas[claims[j]].host.clear();
+      }
     }
     k = end;
   }

@@ -218,20 +218,12 @@ TEST_CASE("cluster: rail planes swept one by one give the topology.conf of the w
 }
 
 TEST_CASE("two HCAs claiming one host and rail are both unresolved, the same rail on two hosts is not a clash") {
-  FatTreeSpec spec;
-  spec.levels = 2;
-  spec.radix = 8;
-  spec.hosts = 8;
-  Fabric f = generate_fattree(spec);
-  std::vector<FabricNode*> cas;
-  for (auto& n : f.nodes)
-    if (n.kind == NodeKind::Ca) cas.push_back(&n);
-  REQUIRE(cas.size() == 8);
+  Fabric f = small_tree();
   // Every host has an HCA named mlx5_0: no clash. Then one HCA takes another's whole name.
   const Cluster quiet = build_cluster({f}, ClusterOptions{});
   for (const auto& h : quiet.hcas) CHECK(h.unresolved.empty());
-  const std::string taken = cas[0]->description;  // "gpu001 mlx5_0"
-  cas[1]->description = taken;
+  const std::string taken = ca_of(f, "gpu001 mlx5_0").description;
+  ca_of(f, "gpu002 mlx5_0").description = taken;
   const Cluster c = build_cluster({f}, ClusterOptions{});
   int clashing = 0;
   for (const auto& h : c.hcas) {
