@@ -100,17 +100,14 @@ TopologyCheck check_topology(const ParsedTopology& p, const TopologyCheckOptions
     }
 
   // Nodes: under more than one leaf, unknown to Slurm, or known to Slurm but under no leaf.
-  // Each listing by name, then in file order: sorted views rather than a map of strings, which
-  // cost as much as the rest of the check on a large tree.
-  std::vector<std::pair<std::string_view, size_t>> listed;  // (node, listing number)
-  for (const auto& s : p.switches)
-    for (const auto& n : s.nodes) listed.emplace_back(n, listed.size());
-  std::sort(listed.begin(), listed.end());
+  // Sorted listings rather than a map of strings, which cost as much as the rest of the check
+  // on a large tree.
+  const std::vector<NodeListing> listed = node_listings(p);
   std::vector<std::pair<size_t, std::string_view>> again;  // listings after a node's first, in file order
   std::vector<std::string_view> nodes;                       // each node once, by name
   for (size_t i = 0; i < listed.size(); ++i) {
-    if (i > 0 && listed[i].first == listed[i - 1].first) again.emplace_back(listed[i].second, listed[i].first);
-    else nodes.push_back(listed[i].first);
+    if (i > 0 && listed[i].node == listed[i - 1].node) again.emplace_back(listed[i].order, listed[i].node);
+    else nodes.push_back(listed[i].node);
   }
   std::sort(again.begin(), again.end());
   std::vector<std::string> twice, unknown;

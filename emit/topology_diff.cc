@@ -1,6 +1,5 @@
 #include "emit/topology_diff.h"
 
-#include <algorithm>
 #include <map>
 #include <set>
 #include <string_view>
@@ -11,16 +10,13 @@
 namespace slurmtopo {
 
 namespace {
-// Each node with its leaf, by node name; a node listed twice keeps its first leaf. Views into
-// `p`, sorted once: a map of strings cost a third of a re-run that found the file changed.
+// Each node with its leaf, by node name; a node listed twice keeps its first leaf. Sorted
+// views (node_listings): a map of strings cost a third of a re-run that found the file changed.
 using NodeLeaf = std::pair<std::string_view, std::string_view>;
 std::vector<NodeLeaf> leaf_of(const ParsedTopology& p) {
   std::vector<NodeLeaf> out;
-  for (const auto& s : p.switches)
-    for (const auto& n : s.nodes) out.emplace_back(n, s.name);
-  std::stable_sort(out.begin(), out.end(), [](const NodeLeaf& x, const NodeLeaf& y) { return x.first < y.first; });
-  out.erase(std::unique(out.begin(), out.end(), [](const NodeLeaf& x, const NodeLeaf& y) { return x.first == y.first; }),
-            out.end());
+  for (const NodeListing& l : node_listings(p))
+    if (out.empty() || out.back().first != l.node) out.emplace_back(l.node, l.leaf->name);
   return out;
 }
 

@@ -1,6 +1,8 @@
 #include "slurm/topology_conf.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 #include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
@@ -53,6 +55,15 @@ ParsedTopology parse_topology_conf(std::string_view text, const std::string& fil
     }
     out.switches.push_back(std::move(t));
   }
+  return out;
+}
+
+std::vector<NodeListing> node_listings(const ParsedTopology& p) {
+  std::vector<NodeListing> out;
+  for (const auto& s : p.switches)
+    for (const auto& n : s.nodes) out.push_back({n, &s, out.size()});
+  std::sort(out.begin(), out.end(),
+            [](const NodeListing& x, const NodeListing& y) { return std::tie(x.node, x.order) < std::tie(y.node, y.order); });
   return out;
 }
 

@@ -29,4 +29,14 @@ struct ParsedTopology {
 
 ParsedTopology parse_topology_conf(std::string_view text, const std::string& file);
 
+// Every name a Nodes= list gives, with its switch and its place among all listings in file
+// order, sorted by name and then that place: the first of each name is where the file first
+// puts the node, any after it are repeats. Views into `p`, which must outlive them.
+struct NodeListing {
+  std::string_view node;
+  const TopologyLine* leaf;
+  size_t order;
+};
+std::vector<NodeListing> node_listings(const ParsedTopology& p);
+
 }  // namespace slurmtopo
