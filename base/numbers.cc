@@ -1,5 +1,7 @@
 #include "base/numbers.h"
 
+#include <charconv>
+
 #include "base/input_error.h"
 
 namespace slurmtopo {
@@ -9,6 +11,15 @@ uint64_t parse_whole_number(const std::string& option, const std::string& text, 
       std::stoull(text) < min)
     throw InputError(option, 0, "expected a whole number of at least " + std::to_string(min) + ", got '" + text + "'");
   return std::stoull(text);
+}
+
+std::optional<uint64_t> parse_uint64(std::string_view text) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2), base = 16;
+  uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, base);
+  if (text.empty() || ec != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return v;
 }
 
 }  // namespace slurmtopo

@@ -2,12 +2,18 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace slurmtopo {
 
 // Digits only, at least `min`. Throws InputError(option, 0, "expected a whole number of at
 // least MIN, got 'TEXT'").
 uint64_t parse_whole_number(const std::string& option, const std::string& text, uint64_t min);
+
+// The whole of `text` as an unsigned 64-bit number, decimal or "0x" hex (how diagnostic tools
+// print counters); nullopt for anything else, an overflow included.
+std::optional<uint64_t> parse_uint64(std::string_view text);
 
 }  // namespace slurmtopo

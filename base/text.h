@@ -1,4 +1,5 @@
-// Counts in messages, the way a person writes them: "1 leaf", "2 leaves".
+// Text in messages: counts the way a person writes them ("1 leaf", "2 leaves"), and the text
+// an error quotes.
 #pragma once
 
 #include <string>
@@ -7,5 +8,12 @@
 namespace slurmtopo {
 
 std::string counted(size_t n, std::string_view one, std::string_view many);
+
+// What an error message shows of the text a reader could not read: its first 24 bytes quoted,
+// bytes outside printable ASCII as \xNN, "..." when cut; "the end of the line" when empty.
+std::string snippet(std::string_view rest);
+
+// `s` without the white space (isspace) at either end.
+std::string_view trim(std::string_view s);
 
 }  // namespace slurmtopo

@@ -26,6 +26,13 @@ CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOpti
   return fabric;
 }
 
+void add_counters_option(CLI::App& app, ClusterInputs& inputs) {
+  app.add_option("--counters", inputs.counter_files,
+                 "port counters to judge every cable end by: ibqueryerrors (plain, -r, --data, --details), perfquery (one "
+                 "port, -a, -l, -x) or ibdiagnet2.pm output, recognised by content (repeatable)")
+      ->check(CLI::ExistingFile);
+}
+
 CLI::Option* add_nodes_dir_option(CLI::App& app, std::string& dir, const std::string& what) {
   return app
       .add_option("--nodes-dir", dir,

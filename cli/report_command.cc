@@ -51,6 +51,7 @@ void add_report_command(CLI::App& app) {
                               "--topology /etc/slurm/topology.conf -o report.html --json report.json",
                               "the page to hand over, and the JSON a cron job gates on (exit 0, 3 or 4)"}}));
   add_fabric_options(*cmd, opt->request.inputs, FabricOption::Required);
+  add_counters_option(*cmd, opt->request.inputs);
   add_node_options(*cmd, opt->nodes);
   add_slurm_conf_option(*cmd, opt->request.slurm_conf, "Slurm's nodes, its NodeName lines");
   cmd->add_option("--cluster-name", opt->request.cluster_name,

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "base/input_error.h"
+#include "base/text.h"
 
 namespace slurmtopo {
 
@@ -23,12 +24,6 @@ constexpr long kMaxUnicastLid = 0xBFFF;
 constexpr const char* kExpected =
     "expected iblinkinfo output: a \"Switch: 0xGUID desc:\" or \"CA: desc:\" header, or a port line "
     "\"LID PORT[ ] ==( width speed state/physical )==> LID PORT[ ] \\\"desc\\\"\"";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // The speed column: per-lane Gb/s as iblinkinfo prints it.
 LinkSpeed speed_of(std::string_view middle) {

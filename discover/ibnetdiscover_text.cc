@@ -23,6 +23,7 @@
 #include <tuple>
 
 #include "base/input_error.h"
+#include "base/text.h"
 #include "discover/ibnetdiscover_noise.h"
 #include "discover/refused_forms.h"
 
@@ -43,25 +44,6 @@ constexpr std::array<int8_t, 256> kHexDigit = [] {
 }();
 
 int hex_digit(char c) { return kHexDigit[static_cast<unsigned char>(c)]; }
-
-// What an error message shows of the text it could not read: short, and printable.
-std::string snippet(std::string_view rest) {
-  if (rest.empty()) return "the end of the line";
-  std::string out = "\"";
-  for (char c : rest.substr(0, 24)) {
-    auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f) {
-      out += c;
-    } else {
-      static const char kHex[] = "0123456789abcdef";
-      out += "\\x";
-      out += kHex[u >> 4];
-      out += kHex[u & 15];
-    }
-  }
-  if (rest.size() > 24) out += "...";
-  return out + "\"";
-}
 
 // A position inside one line. Every reader returns false (or nullopt-like -1) without moving
 // when the text there is not what it reads, so callers can try alternatives.

@@ -8,6 +8,7 @@
 #include "base/files.h"
 #include "base/input_error.h"
 #include "base/lines.h"
+#include "base/text.h"
 #include "slurm/hostlist.h"
 #include "slurm/node_names.h"
 
@@ -16,12 +17,6 @@ namespace slurmtopo {
 namespace {
 
 constexpr const char* kFabricSuffix = ".fabric.csv";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 std::string lower(std::string_view s) {
   std::string out(s);

@@ -21,7 +21,7 @@ namespace {
 
 constexpr const char* kValidKeys =
     "host_regex, exclude_hosts, exclude_regex, expected_link, expected_uplinks_per_leaf, "
-    "group_name_regex, default_host_names";
+    "group_name_regex, default_host_names, counter_thresholds";
 
 using Reader = YamlFields;
 
@@ -90,6 +90,25 @@ std::vector<std::string> hostlists(const Reader& r, const YAML::Node& v) {
   return out;
 }
 
+// `{SymbolErrorCounter: 50, VL15Dropped: off}`: libibmad's counter names, as ibqueryerrors'
+// threshold file spells them; a whole number, or off to never judge that counter.
+void counter_thresholds(const Reader& r, const YAML::Node& v, SiteConfig& site) {
+  std::string names;
+  for (const PortCounterName& n : port_counter_names()) names += (names.empty() ? "" : ", ") + std::string(n.name);
+  if (!v.IsMap()) r.fail(v, "expected `counter_thresholds` as a map of counter name to a number or off");
+  for (const auto& kv : v) {
+    const std::string key = r.text(kv.first, "counter_thresholds");
+    const auto c = find_port_counter(key);
+    if (!c || key != to_string(*c))
+      r.fail(kv.first, "expected `counter_thresholds` keys among " + names + "; not `" + key + "`");
+    const size_t i = static_cast<size_t>(*c);
+    if (kv.second.IsScalar() && kv.second.Scalar() == "off")
+      site.counter_thresholds[i] = -1;
+    else
+      site.counter_thresholds[i] = r.count(kv.second, key);
+  }
+}
+
 using Setter = std::function<void(const Reader&, const YAML::Node&, SiteConfig&)>;
 
 const std::map<std::string, Setter>& setters() {
@@ -105,6 +124,7 @@ const std::map<std::string, Setter>& setters() {
          for (const YAML::Node& item : v) regex(r, item, "exclude_regex[" + std::to_string(i++) + "]", 0);
        }},
       {"expected_link", expected_link},
+      {"counter_thresholds", counter_thresholds},
       {"default_host_names",
        [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
          s.default_host_names = r.strings(v, "default_host_names");

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "discover/fabric.h"
+#include "discover/port_counters.h"
 
 namespace slurmtopo {
 
@@ -20,6 +21,9 @@ struct SiteConfig {
   // Host names that say nothing (an installer's default): added to localhost, ubuntu, debian,
   // rocky, "(none)", … (graph/host_names.h).
   std::vector<std::string> default_host_names;
+  // `counter_thresholds: {SymbolErrorCounter: 50, PortXmitWait: 100000, VL15Dropped: off}`:
+  // replaces the defaults (discover/port_counters.h) of the counters it names.
+  CounterThresholds counter_thresholds = default_counter_thresholds();
 };
 
 // Unknown keys and wrongly typed values are InputErrors with the YAML line.

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/text.h"
+#include "graph/cable_names.h"
 #include "graph/cluster.h"
 #include "graph/link_rates.h"
 #include "slurm/ranges.h"
@@ -34,18 +35,6 @@ std::string join_switches(const Cluster& c, const std::vector<int>& ids) {
   std::string out;
   for (int s : ids) out += (out.empty() ? "" : ", ") + c.switches[s].name;
   return out;
-}
-
-// "leaf01[3]" for a switch port, "gpu001 mlx5_0" or the GUID for an HCA.
-std::string end_name(const Cluster& c, const std::vector<int>& switch_of,
-                     const std::vector<int>& hca_of, Vertex v, int port) {
-  if (switch_of[v] >= 0) return c.switches[switch_of[v]].name + "[" + std::to_string(port) + "]";
-  const FabricNode& n = c.fabrics[c.graph[v].fabric].nodes[c.graph[v].node];
-  if (hca_of[v] >= 0 && !c.hcas[hca_of[v]].host.empty()) {
-    const Hca& h = c.hcas[hca_of[v]];
-    return h.rail.empty() ? h.host : h.host + " " + h.rail;
-  }
-  return "0x" + guid_hex(n.guid) + "[" + std::to_string(port) + "]";
 }
 
 std::string rail_on(const Cluster& c, const Host& h, int sw) {
@@ -264,8 +253,7 @@ void record_grouping_anomalies(Cluster& c, const GroupingResult& grouping) {
 void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vector<int>& switch_of,
                              bool judge_cable_rates) {
   using K = Anomaly::Kind;
-  std::vector<int> hca_of(boost::num_vertices(c.graph), -1);
-  for (int i = 0; i < static_cast<int>(c.hcas.size()); ++i) hca_of[c.hcas[i].vertex] = i;
+  const CableNames names(c, switch_of);
 
   for (const auto& f : c.fabrics) {
     for (const auto& p : f.partial) c.anomalies.push_back({K::PartialSweep, f.name, p});
@@ -309,10 +297,6 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
 
   // Cables: loopbacks and leaf-to-leaf here; rates against what both ends can do in link_rates.
   std::vector<CableToJudge> to_judge;
-  // Only for the cables a finding names (a large fabric has hundreds of thousands).
-  auto cable_name = [&](Vertex va, int port_a, Vertex vb, int port_b) {
-    return end_name(c, switch_of, hca_of, va, port_a) + " - " + end_name(c, switch_of, hca_of, vb, port_b);
-  };
   for (int f = 0; f < static_cast<int>(c.fabrics.size()); ++f) {
     const Fabric& fabric = c.fabrics[f];
     for (size_t i = 0; i < fabric.links.size(); ++i) {
@@ -321,7 +305,7 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
       if (a < 0 || b < 0) continue;
       const Vertex va = a, vb = b;
       const FabricNode *na = &fabric.nodes[c.graph[va].node], *nb = &fabric.nodes[c.graph[vb].node];
-      auto cable = [&] { return cable_name(va, l.a.port, vb, l.b.port); };
+      auto cable = [&] { return names.cable(va, l.a.port, vb, l.b.port); };
       if (l.a.guid == l.b.guid) {
         c.anomalies.push_back({K::Loopback, cable(), "cable from the switch back to itself"});
         continue;
@@ -332,7 +316,7 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
       if (sa >= 0 && sb >= 0 && c.switches[sa].role == SwitchRole::Leaf &&
           c.switches[sb].role == SwitchRole::Leaf && top_level[c.switches[sa].component] > 1)
         c.anomalies.push_back({K::LeafToLeaf, cable(), "cable between two leaves, bypassing the switches above them"});
-      bool internal = (na->kind == NodeKind::Ca && hca_of[va] < 0) || (nb->kind == NodeKind::Ca && hca_of[vb] < 0);
+      bool internal = (na->kind == NodeKind::Ca && names.hca_at(va) < 0) || (nb->kind == NodeKind::Ca && names.hca_at(vb) < 0);
       // SHARP aggregation node ports run at their own width.
       if (internal || !judge_cable_rates) continue;
       to_judge.push_back({f, &l, na, nb, sa >= 0 ? c.switches[sa].level : 0, sb >= 0 ? c.switches[sb].level : 0, va, vb});
@@ -340,7 +324,7 @@ void record_fabric_anomalies(Cluster& c, const SiteConfig& site, const std::vect
   }
   if (judge_cable_rates)
     record_link_rates(c, site, to_judge, [&](const CableToJudge& j) {
-      return cable_name(j.vertex_a, j.link->a.port, j.vertex_b, j.link->b.port);
+      return names.cable(j.vertex_a, j.link->a.port, j.vertex_b, j.link->b.port);
     });
 
   record_unresolved(c);

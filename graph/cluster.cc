@@ -13,6 +13,7 @@
 #include "graph/anomalies.h"
 #include "graph/cluster_hosts.h"
 #include "graph/grouping.h"
+#include "graph/link_health.h"
 #include "graph/rail_agreement.h"
 #include "graph/rail_positions.h"
 #include "graph/switch_names.h"
@@ -290,6 +291,8 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   c.guesses = guess_hca_hosts(c);
   mark_unplaced(c);
   record_fabric_anomalies(c, options.site, switch_of, options.judge_cable_rates);
+  if (!options.counters.empty())
+    record_link_health(c, options.counters, options.site.counter_thresholds, CableNames(c, switch_of));
   return c;
 }
 

@@ -10,6 +10,7 @@
 
 #include "discover/fabric.h"
 #include "discover/name_map.h"
+#include "discover/port_counters.h"
 #include "discover/site_config.h"
 #include "graph/finding_kind.h"
 #include "graph/hca_guesses.h"
@@ -24,6 +25,8 @@ struct ClusterOptions {
   // --max-anomalies). Without it, Cluster::link_rates and unknown_devices stay empty and no
   // degraded-link or slow-link-group finding is made.
   bool judge_cable_rates = true;
+  // Port counters read from the files admins keep or a live sweep (graph/link_health.h).
+  std::vector<CounterReadings> counters;
 };
 
 // Vertex/edge payloads point back into Cluster::fabrics, which own the facts.
@@ -114,6 +117,7 @@ struct Anomaly {
   enum class Kind {
     PartialSweep, NoFabric, MissingUplinks, DegradedLink, SlowLinkGroup, Loopback, LeafToLeaf, UnresolvedHca,
     MissingRail, MiscabledRail, SecondaryLeaf, CrossedRails, MissingLeaf, PartialHost,
+    CableErrors, UpstreamErrors, Congestion, ConfigErrors, SwitchErrors, UnmatchedCounters,
     Count  // not a kind: the number of kinds
   };
   Kind kind;
@@ -155,6 +159,22 @@ inline constexpr FindingKind kAnomalyKinds[] = {
     {"partial-host", "fabric.rails", Severity::Info,
      "a host reaching at most half its unit's leaves, not named like its peers (a UFM or service host): "
      "left out of Slurm's files", "hosts"},
+    {"cable-errors", "fabric.errors", Severity::Fail,
+     "a cable end counts symbol errors, link recoveries or downs, receive errors, local link integrity errors or "
+     "buffer overruns above its threshold: reseat or replace the cable", "cable ends"},
+    {"upstream-errors", "fabric.errors", Severity::Warn,
+     "a port receives packets already marked bad above its threshold: the faulty cable is an earlier one on the path",
+     "cable ends"},
+    {"congestion", "fabric.errors", Severity::Warn,
+     "a cable end discards packets, or waits to send, above its threshold: congestion, not the cable", "cable ends"},
+    {"config-errors", "fabric.errors", Severity::Warn,
+     "a port counts partition (P_Key) constraint errors, or relay errors or VL15 drops where the site judges them, "
+     "above its threshold", "cable ends"},
+    {"switch-errors", "fabric.errors", Severity::Warn,
+     "a switch's ports summed (perfquery -a) are above a threshold: which cable is not known until its ports are "
+     "read one by one", "switches"},
+    {"unmatched-counters", "inputs.match", Severity::Warn,
+     "a counters file names ports that are not in the fabric (another fabric's file?)", "ports"},
 };
 static_assert(std::size(kAnomalyKinds) == static_cast<size_t>(Anomaly::Kind::Count));
 const FindingKind& finding_kind(Anomaly::Kind kind);
@@ -175,6 +195,29 @@ struct LinkRateCount {
 struct UnknownDevice {
   uint32_t vendor_id = 0, device_id = 0;  // both 0: the input carries no ids
   int nodes = 0;
+};
+
+// One counters input, and how its ports met the fabric.
+struct CounterSource {
+  std::string source, form, read_at;  // CounterReadings'
+  double interval_s = 0;
+  int ports = 0;        // ports it gave one by one (switch port 0 included)
+  int matched = 0;      // found on a cable end
+  int no_cable = 0;     // ports of fabric switches with no cable (or a switch's port 0)
+  int unknown = 0;      // GUIDs or LIDs the fabric does not have
+  int ambiguous = 0;    // LIDs found in several fabrics (perfquery names no subnet)
+  int summed = 0;       // a switch's ports summed (port ALL / 255)
+  int failed_queries = 0;
+};
+
+// A cable end with a counter above its threshold: a row of the report's link-health list.
+struct CableEndHealth {
+  std::string cable;      // this end first: "leaf01[3] - dgx001 mlx5_0"
+  int fabric = 0, link = 0;
+  bool b_end = false;     // which end of Fabric::links[link] counted
+  int source = 0;         // index into Cluster::counter_sources
+  PortCounters counters;  // as read
+  uint32_t over = 0;      // bit per PortCounter above its threshold
 };
 
 // How much of a --node-name-map the fabric uses: a map for another cluster matches nothing.
@@ -203,6 +246,8 @@ struct Cluster {
   std::vector<Anomaly> anomalies;
   std::vector<LinkRateCount> link_rates;        // by fabric, then fastest rate first
   std::vector<UnknownDevice> unknown_devices;   // by ids
+  std::vector<CounterSource> counter_sources;   // --counters inputs, in order
+  std::vector<CableEndHealth> cable_health;     // by fabric, link, end
   int aggregation_nodes = 0;         // SHARP ANs seen (and ignored as hosts)
   std::string group_name_regex;      // from the site config: names multi-switch units
   int max_level = 0;

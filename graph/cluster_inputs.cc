@@ -3,6 +3,7 @@
 #include <set>
 
 #include "base/input_error.h"
+#include "discover/counters_file.h"
 #include "discover/fabric_file.h"
 
 namespace slurmtopo {
@@ -12,6 +13,7 @@ ClusterOptions load_cluster_options(const ClusterInputs& inputs) {
   options.judge_cable_rates = inputs.judge_cable_rates;
   if (!inputs.site_config.empty()) options.site = load_site_config(inputs.site_config);
   if (!inputs.name_map.empty()) options.names = load_name_map(inputs.name_map);
+  for (const auto& file : inputs.counter_files) options.counters.push_back(load_counters_file(file));
   return options;
 }
 

@@ -12,6 +12,7 @@ struct ClusterInputs {
   std::vector<std::string> fabric_files;  // --fabric, one per subnet
   std::string name_map;                   // --node-name-map (also GUID→hostname lists)
   std::string site_config;                // --config site.yaml
+  std::vector<std::string> counter_files; // --counters: ibqueryerrors, perfquery, ibdiagnet2.pm
   bool judge_cable_rates = true;          // ClusterOptions::judge_cable_rates
 };
 

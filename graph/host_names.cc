@@ -2,17 +2,12 @@
 
 #include <cctype>
 
+#include "base/text.h"
 #include "slurm/node_names.h"
 
 namespace slurmtopo {
 
 namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 // What an HCA says before anyone set its description: "MT4129 ConnectX7   Mellanox
 // Technologies", "MT25408 ConnectX Mellanox Technologies", "MT23108 InfiniHost …".
 bool factory_description(std::string_view d) {

@@ -164,6 +164,12 @@ CommissionReport plan_commission(const CommissionRequest& r) {
 
   for (const Anomaly& a : cluster.anomalies)
     out.findings.push_back(make_finding("fabric", finding_kind(a.kind), a.subject, a.detail, a.count));
+  // Errors are judged only where counters were read: without them the check is not passed,
+  // it is not made.
+  if (!cluster.counter_sources.empty()) {
+    out.applicable.insert("fabric.errors");
+    out.applicable.insert("inputs.match");
+  }
   std::optional<NodeJoin> join;
   GresPlan gres;
   if (nodes) {

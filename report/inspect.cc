@@ -10,6 +10,7 @@
 #include "base/json_fields.h"
 #include "base/version.h"
 #include "discover/device_ids.h"
+#include "graph/link_health.h"
 #include "graph/link_ceilings.h"
 #include "report/anomaly_summary.h"
 #include "slurm/hostlist.h"
@@ -166,6 +167,7 @@ std::string inspect_text(const Cluster& c) {
       out << "  info: device ids with no known best rate (their cables judged against their peers): "
           << unknown_devices_text(c) << "\n";
   }
+  for (const CounterSource& s : c.counter_sources) out << counter_source_summary(s) << "\n";
   write_anomaly_summary(out, "anomalies", c.anomalies);
   return out.str();
 }
@@ -241,6 +243,25 @@ std::string inspect_json(const Cluster& c) {
   for (const auto& u : c.unknown_devices)
     j["unknown_devices"].push_back({{"vendor_id", u.vendor_id}, {"device_id", u.device_id},
                                     {"label", device_label(u.vendor_id, u.device_id)}, {"nodes", u.nodes}});
+  j["port_counters"] = json::array();
+  for (const CounterSource& s : c.counter_sources)
+    j["port_counters"].push_back({{"source", s.source}, {"form", s.form}, {"read_at", s.read_at},
+                                  {"interval_s", s.interval_s}, {"ports", s.ports}, {"matched", s.matched},
+                                  {"no_cable", s.no_cable}, {"unknown", s.unknown}, {"ambiguous", s.ambiguous},
+                                  {"summed", s.summed}, {"failed_queries", s.failed_queries}});
+  j["cable_health"] = json::array();
+  for (const CableEndHealth& h : c.cable_health) {
+    json counters = json::object();
+    for (size_t i = 0; i < kPortCounterCount; ++i) {
+      const auto k = static_cast<PortCounter>(i);
+      if (!h.counters.has(k)) continue;
+      json v = {{"value", h.counters[k]}, {"at_least", h.counters.maxed(k)}, {"over_threshold", (h.over >> i & 1) != 0}};
+      if (h.counters.has_rate(k)) v["per_second"] = h.counters.per_second[i];
+      counters[to_string(k)] = std::move(v);
+    }
+    j["cable_health"].push_back({{"cable", h.cable}, {"fabric", c.fabrics[h.fabric].name},
+                                 {"source", c.counter_sources[h.source].source}, {"counters", std::move(counters)}});
+  }
   j["anomalies"] = json::array();
   for (const auto& a : c.anomalies)
     j["anomalies"].push_back({{"kind", to_string(a.kind)},
