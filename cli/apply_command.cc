@@ -74,7 +74,9 @@ void add_apply_command(CLI::App& app) {
                      "check and show the change; write nothing, reconfigure nothing (without a running "
                      "slurmctld, its checks are skipped and the warning says so)");
   add_json_flag(*cmd, o->json, "one object: result, exit code, files and their diff, anomalies, steps");
-  cmd->add_option("--textfile", o->textfile, "write DIR/slurmtopo.prom for node_exporter's textfile collector")
+  cmd->add_option("--textfile", o->textfile,
+                  "DIR of node_exporter's textfile collector: write DIR/slurmtopo.prom there (the fabric's anomalies, "
+                  "the apply's result)")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--max-anomalies", o->request.max_anomalies,
                   "exit 4, changing nothing, when the fabric has more anomalies than this (default: no limit)")

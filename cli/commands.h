@@ -15,6 +15,7 @@ void add_generate_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);  // `simulate` (cli/simulate_command.cc)
 void add_discover_command(CLI::App& app);  // also registers `collect`
 void add_discover_fabric_command(CLI::App& discover);  // `discover fabric` (cli/discover_fabric_command.cc)
+void add_discover_counters_command(CLI::App& discover);  // `discover counters` (the same file)
 void add_place_command(CLI::App& app);  // `place` (cli/place_command.cc)
 void add_whatif_command(CLI::App& app);  // `whatif`, `whatif merge` (cli/whatif_command.cc)
 void add_apply_command(CLI::App& app);   // `apply` (cli/apply_command.cc)

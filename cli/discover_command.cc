@@ -59,6 +59,7 @@ void add_discover_command(CLI::App& app) {
       "discover", "What is there: the fabric swept live, nodes through hwloc, node classes");
   discover->require_subcommand(1);
   add_discover_fabric_command(*discover);
+  add_discover_counters_command(*discover);
   add_node(*discover);
   add_classes(*discover);
   add_collect_command(app);

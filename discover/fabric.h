@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "discover/lft.h"
+#include "discover/port_counters.h"
 
 namespace slurmtopo {
 
@@ -74,6 +75,9 @@ struct Fabric {
   // The switches' forwarding tables when they were read (discover fabric --routes); empty
   // otherwise. Keyed by switch GUID; LIDs are those of this fabric's nodes.
   ForwardingTables routes;
+  // The port counters when they were read with the sweep (discover fabric --counters); no
+  // ports otherwise. Kept with the fabric so that a snapshot brings them back.
+  CounterReadings counters;
 
   const FabricNode* find(uint64_t guid) const;  // binary search on the sorted nodes
 };

@@ -17,6 +17,7 @@
 
 #include "base/input_error.h"
 #include "discover/ibnd_fabric.h"
+#include "discover/pma_reads.h"
 #include "discover/sweep_watch.h"
 
 namespace slurmtopo {
@@ -40,6 +41,7 @@ using IbndFabric = std::unique_ptr<ibnd_fabric_t, FabricDeleter>;
 struct LocalPort {
   std::string ca;
   int port = 0;
+  uint64_t port_guid = 0;
   std::string source() const { return "live:" + ca + "/" + std::to_string(port); }
 };
 
@@ -55,7 +57,7 @@ LocalPort check_local_port(const LiveOptions& o) {
     throw InputError(asked, 0,
                      std::string("cannot open the InfiniBand port: ") + std::strerror(-rc) +
                          " (no HCA, ib_umad not loaded, or a wrong --ca/--port; `ibstat` lists them)");
-  LocalPort local{p.ca_name, p.portnum};
+  LocalPort local{p.ca_name, p.portnum, be64toh(p.port_guid)};
   const unsigned lid = p.base_lid, state = p.state;
   umad_release_port(&p);
   if (lid == 0)
@@ -111,6 +113,19 @@ ForwardingTables read_lfts(const ibnd_fabric_t& ibnd, const LocalPort& local, co
   return tables;
 }
 
+// Fabric::counters from every cabled port; the ports that did not answer go to `partial`.
+// Returns how many ports were reset.
+int read_counters_into(Fabric& fabric, const LocalPort& local, const LiveOptions& options, std::atomic<long>& answers) {
+  PmaOptions pma{local.ca, local.port, options.timeout_ms, options.retries, options.pma_window, options.interval_s,
+                 options.reset_counters};
+  PmaReads reads = read_port_counters(fabric, pma, answers);
+  for (const auto& f : reads.failures) fabric.partial.push_back("port counters: " + f);
+  if (reads.failed > static_cast<int>(reads.failures.size()))
+    fabric.partial.push_back("port counters: " + std::to_string(reads.failed) + " ports not read in all");
+  fabric.counters = std::move(reads.readings);
+  return reads.reset_ports;
+}
+
 // A show_progress line: "<path> -> new Switch {guid} portnum ..." (libibnetdisc dump_endnode).
 void count_node(const std::string& line, LiveProgress& progress) {
   if (line.find("-> new Switch") != std::string::npos) ++progress.switches;
@@ -133,6 +148,7 @@ struct SweepResult {
   std::mutex mutex;
   Fabric fabric;
   std::string source;
+  int reset = 0;
 };
 
 // The whole sweep, on the watched thread: under the simulator even opening the port waits on it.
@@ -163,6 +179,11 @@ void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>
     fabric.routes = read_lfts(*ibnd, local, options, progress, answers, missing);
     fabric.partial.insert(fabric.partial.end(), missing.begin(), missing.end());
   }
+  int reset = 0;
+  if (options.counters) {
+    progress.reading_counters = true;
+    reset = read_counters_into(fabric, local, options, answers);
+  }
   fabric.source = local.source();
   fabric.captured = started;
   // "mlx5_0-1": what --fabric would call a file, in characters safe in Slurm and file names.
@@ -171,39 +192,89 @@ void sweep(const LiveOptions& options, LiveProgress& progress, std::atomic<long>
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '-';
   std::lock_guard lock(result.mutex);
   result.fabric = std::move(fabric);
+  result.reset = reset;
+}
+
+}  // namespace
+
+namespace {
+
+std::string asked_port(const LiveOptions& options) {
+  return "live:" + (options.ca.empty() ? std::string("(first CA)") : options.ca) + "/" +
+         (options.port ? std::to_string(options.port) : std::string("(first active port)"));
+}
+
+// `work` on the watched thread, given up when no MAD has answered for a while: the stall limit
+// is max(3 s, 2 x timeout x (retries + 1)), plus the pause between two counter reads, which is
+// no silence of the fabric.
+void watch(const LiveOptions& options, const std::function<void(std::atomic<long>&)>& work,
+           const std::shared_ptr<std::atomic<long>>& answers, const std::function<void()>& tick, SweepResult& result) {
+  const std::string asked = asked_port(options);
+  const unsigned timeout = options.timeout_ms ? options.timeout_ms : kDefaultTimeoutMs;
+  const unsigned retries = options.retries ? options.retries : kDefaultRetries;
+  const auto stall = std::chrono::milliseconds(std::max(3000u, 2 * timeout * (retries + 1)) +
+                                               static_cast<unsigned>(options.interval_s * 1000));
+  const std::string stalled = "the fabric stopped answering: no MAD answered for " +
+                              std::to_string(stall.count() / 1000) +
+                              " s (subnet manager or simulator gone, or the port went down); nothing was written";
+  try {
+    run_watched([work, answers] { work(*answers); }, answers, stall, tick, asked, stalled);
+  } catch (const AbandonedSweep&) {
+    std::lock_guard lock(result.mutex);
+    throw AbandonedSweep(result.source.empty() ? asked : result.source, 0, stalled);
+  }
 }
 
 }  // namespace
 
 Fabric discover_live_fabric(const LiveOptions& options, const std::shared_ptr<LiveProgress>& progress,
-                            const std::function<void()>& tick) {
-  const std::string asked = "live:" + (options.ca.empty() ? std::string("(first CA)") : options.ca) + "/" +
-                            (options.port ? std::to_string(options.port) : std::string("(first active port)"));
+                            const std::function<void()>& tick, int* reset) {
   // Anything that moves: the port opened, a node reported (new or known), a table block read.
   auto answers = std::make_shared<std::atomic<long>>(0);
   auto result = std::make_shared<SweepResult>();
-  const unsigned timeout = options.timeout_ms ? options.timeout_ms : kDefaultTimeoutMs;
-  const unsigned retries = options.retries ? options.retries : kDefaultRetries;
-  const auto stall = std::chrono::milliseconds(std::max(3000u, 2 * timeout * (retries + 1)));
-  const std::string stalled = "the fabric stopped answering: no MAD answered for " +
-                              std::to_string(stall.count() / 1000) +
-                              " s (subnet manager or simulator gone, or the port went down); nothing was written";
-
-  const AbortIsError aborted(asked + ": the fabric stopped answering mid-sweep and libibnetdisc aborted (subnet "
+  const AbortIsError aborted(asked_port(options) +
+                             ": the fabric stopped answering mid-sweep and libibnetdisc aborted (subnet "
                              "manager or simulator gone, or the port went down); nothing was written");
   StdoutLines lines([progress, answers](const std::string& line) {
     count_node(line, *progress);
     ++*answers;
   });
-  try {
-    run_watched([options, progress, answers, result] { sweep(options, *progress, *answers, *result); }, answers,
-                stall, tick, asked, stalled);
-  } catch (const AbandonedSweep&) {
-    std::lock_guard lock(result->mutex);
-    throw AbandonedSweep(result->source.empty() ? asked : result->source, 0, stalled);
-  }
+  watch(options, [options, progress, result](std::atomic<long>& a) { sweep(options, *progress, a, *result); }, answers,
+        tick, *result);
   lines.restore();
   std::lock_guard lock(result->mutex);
+  if (reset) *reset = result->reset;
+  return std::move(result->fabric);
+}
+
+Fabric read_live_counters(Fabric fabric, const LiveOptions& options, const std::function<void()>& tick, int* reset) {
+  auto answers = std::make_shared<std::atomic<long>>(0);
+  auto result = std::make_shared<SweepResult>();
+  result->fabric = std::move(fabric);
+  watch(options,
+        [options, result](std::atomic<long>& a) {
+          const LocalPort local = check_local_port(options);
+          {
+            std::lock_guard lock(result->mutex);
+            result->source = local.source();
+          }
+          ++a;
+          // The file's LIDs are this subnet's only if the port we read from is in it.
+          bool ours = false;
+          for (const Link& l : result->fabric.links)
+            for (const LinkEnd* e : {&l.a, &l.b}) ours = ours || e->port_guid == local.port_guid || e->guid == local.port_guid;
+          if (!ours)
+            throw InputError(local.source(), 0,
+                             "this port (GUID 0x" + guid_hex(local.port_guid) + ") is not in " +
+                                 result->fabric.source +
+                                 ": its LIDs are another subnet's; sweep with `discover fabric --counters` instead");
+          const int n = read_counters_into(result->fabric, local, options, a);
+          std::lock_guard lock(result->mutex);
+          result->reset = n;
+        },
+        answers, tick, *result);
+  std::lock_guard lock(result->mutex);
+  if (reset) *reset = result->reset;
   return std::move(result->fabric);
 }
 

@@ -31,7 +31,10 @@ constexpr int kVersion = 1;
 constexpr int kVersionRoutes = 2;
 constexpr int kVersionSupported = 3;
 constexpr int kVersionCaptured = 4;
-constexpr int kVersionNewest = kVersionCaptured;
+// Version 5 added each fabric's "counters" (discover fabric --counters: Fabric::counters),
+// written only where read.
+constexpr int kVersionCounters = 5;
+constexpr int kVersionNewest = kVersionCounters;
 
 // An LFT as two lower-case hex digits per LID from LID 0 ("ff" = no port): compact, exact, and
 // one JSON string per switch instead of thousands of array lines.
@@ -63,6 +66,44 @@ bool has_supported(const Fabric& f) {
     return l.a.speed_supported != LinkSpeed::Unknown || l.a.width_supported || l.b.speed_supported != LinkSpeed::Unknown ||
            l.b.width_supported;
   });
+}
+
+// "counters": {"source", "form", "read_at", "interval_s", "failed_queries", "ports": [{"guid",
+// "port", "lid", "values": {name: n} (non-zero ones), "unread": [names], "at_max": [names],
+// "per_second": {name: rate} (counters with a value and a rate)}]}.
+ordered_json counters_json(const CounterReadings& r) {
+  ordered_json j;
+  j["source"] = r.source;
+  j["form"] = r.form;
+  j["read_at"] = r.read_at;
+  j["interval_s"] = r.interval_s;
+  j["failed_queries"] = r.failed_queries;
+  ordered_json& ports = j["ports"] = ordered_json::array();
+  for (const PortCounters& p : r.ports) {
+    ordered_json e;
+    e["guid"] = guid_string(p.guid);
+    e["port"] = p.port;
+    e["lid"] = p.lid;
+    ordered_json values = ordered_json::object(), rates = ordered_json::object();
+    ordered_json unread = ordered_json::array(), at_max = ordered_json::array();
+    for (size_t i = 0; i < kPortCounterCount; ++i) {
+      const auto c = static_cast<PortCounter>(i);
+      if (!p.has(c)) {
+        unread.push_back(to_string(c));
+        continue;
+      }
+      if (p[c] == 0) continue;
+      values[to_string(c)] = p[c];
+      if (p.maxed(c)) at_max.push_back(to_string(c));
+      if (p.has_rate(c)) rates[to_string(c)] = p.per_second[i];
+    }
+    if (!values.empty()) e["values"] = std::move(values);
+    if (!unread.empty()) e["unread"] = std::move(unread);
+    if (!at_max.empty()) e["at_max"] = std::move(at_max);
+    if (!rates.empty()) e["per_second"] = std::move(rates);
+    ports.push_back(std::move(e));
+  }
+  return j;
 }
 
 ordered_json fabric_json(const Fabric& fabric) {
@@ -105,6 +146,7 @@ ordered_json fabric_json(const Fabric& fabric) {
       routes.push_back(std::move(r));
     }
   }
+  if (!fabric.counters.form.empty()) f["counters"] = counters_json(fabric.counters);
   return f;
 }
 
@@ -186,8 +228,76 @@ void read_routes(const JsonFields& r, Fabric& fabric) {
   }
 }
 
+// A counter name as libibmad spells it, at `at`.
+PortCounter read_counter_name(const std::string& name, const json::json_pointer& at) {
+  const auto c = find_port_counter(name);
+  if (!c || name != to_string(*c))
+    throw JsonSchemaError{at, "a port counter name (SymbolErrorCounter, ..., PortXmitWait), not \"" + name + "\""};
+  return *c;
+}
+
+CounterReadings read_counters(const json& j, const json::json_pointer& at) {
+  JsonFields r(j, at, {"source", "form", "read_at", "interval_s", "failed_queries", "ports"}, kVersionCounters, true);
+  CounterReadings out;
+  out.source = r.string("source");
+  out.form = r.string("form");
+  if (out.form.empty()) throw JsonSchemaError{r.at("form"), "\"form\" to name how the counters were read"};
+  out.read_at = r.string("read_at");
+  const json& interval = r.get("interval_s");
+  if (!interval.is_number() || interval.get<double>() < 0)
+    throw JsonSchemaError{r.at("interval_s"), "\"interval_s\" to be a number of seconds >= 0"};
+  out.interval_s = interval.get<double>();
+  out.failed_queries = static_cast<int>(r.integer("failed_queries", 0, 1 << 30));
+  const json& ports = r.array("ports");
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const json::json_pointer pat = r.at("ports") / i;
+    JsonFields e(ports[i], pat, {"guid", "port", "lid", "values", "unread", "at_max", "per_second"}, kVersionCounters);
+    PortCounters p;
+    p.guid = e.guid("guid");
+    p.port = static_cast<int>(e.integer("port", 0, 255));
+    p.lid = static_cast<uint16_t>(e.integer("lid", 0, kLastUnicastLid));
+    for (size_t k = 0; k < kPortCounterCount; ++k) p.set(static_cast<PortCounter>(k), 0, 64);
+    auto names = [&](const char* key) {
+      std::vector<PortCounter> out;
+      if (!ports[i].contains(key)) return out;
+      const json& list = e.array(key);
+      for (size_t k = 0; k < list.size(); ++k) {
+        if (!list[k].is_string()) throw JsonSchemaError{e.at(key) / k, "a port counter name"};
+        out.push_back(read_counter_name(list[k].get<std::string>(), e.at(key) / k));
+      }
+      return out;
+    };
+    for (PortCounter c : names("unread")) p.read &= ~(1u << static_cast<int>(c));
+    if (ports[i].contains("values")) {
+      const json& values = e.get("values");
+      if (!values.is_object()) throw JsonSchemaError{e.at("values"), "\"values\" to be an object"};
+      for (const auto& [name, v] : values.items()) {
+        const PortCounter c = read_counter_name(name, e.at("values") / name);
+        if (!v.is_number_unsigned()) throw JsonSchemaError{e.at("values") / name, "a whole number >= 0"};
+        p.value[static_cast<size_t>(c)] = v.get<uint64_t>();
+      }
+    }
+    for (PortCounter c : names("at_max")) p.at_max |= 1u << static_cast<int>(c);
+    if (ports[i].contains("per_second")) {
+      const json& rates = e.get("per_second");
+      if (!rates.is_object()) throw JsonSchemaError{e.at("per_second"), "\"per_second\" to be an object"};
+      for (const auto& [name, v] : rates.items()) {
+        const PortCounter c = read_counter_name(name, e.at("per_second") / name);
+        if (!v.is_number()) throw JsonSchemaError{e.at("per_second") / name, "a number"};
+        p.rated |= 1u << static_cast<int>(c);
+        p.per_second[static_cast<size_t>(c)] = v.get<double>();
+      }
+    }
+    out.ports.push_back(std::move(p));
+  }
+  return out;
+}
+
 Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
-  JsonFields r = version >= kVersionCaptured
+  JsonFields r = version >= kVersionCounters
+                     ? JsonFields(j, at, {"source", "name", "captured", "nodes", "links", "partial", "routes", "counters"},
+                                  version)
+                 : version >= kVersionCaptured
                      ? JsonFields(j, at, {"source", "name", "captured", "nodes", "links", "partial", "routes"}, version)
                  : version >= kVersionRoutes
                      ? JsonFields(j, at, {"source", "name", "nodes", "links", "partial", "routes"}, version)
@@ -247,6 +357,7 @@ Fabric read_fabric(const json& j, const json::json_pointer& at, int version) {
   }
   normalize(fabric);
   if (j.contains("routes")) read_routes(r, fabric);
+  if (j.contains("counters")) fabric.counters = read_counters(r.get("counters"), r.at("counters"));
   return fabric;
 }
 
@@ -275,7 +386,13 @@ std::string snapshot_to_json(const Snapshot& snapshot) {
   const bool supported = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(), has_supported);
   const bool captured = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
                                     [](const Fabric& f) { return !f.captured.empty(); });
-  root["version"] = captured ? kVersionCaptured : supported ? kVersionSupported : routes ? kVersionRoutes : kVersion;
+  const bool counters = std::any_of(snapshot.fabrics.begin(), snapshot.fabrics.end(),
+                                    [](const Fabric& f) { return !f.counters.form.empty(); });
+  root["version"] = counters   ? kVersionCounters
+                    : captured  ? kVersionCaptured
+                    : supported ? kVersionSupported
+                    : routes    ? kVersionRoutes
+                                : kVersion;
   root[kSlurmtopoVersionKey] = slurmtopo_version();
   ordered_json& fabrics = root["fabrics"] = ordered_json::array();
   for (const auto& f : snapshot.fabrics) fabrics.push_back(fabric_json(f));

@@ -291,8 +291,11 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   c.guesses = guess_hca_hosts(c);
   mark_unplaced(c);
   record_fabric_anomalies(c, options.site, switch_of, options.judge_cable_rates);
-  if (!options.counters.empty())
-    record_link_health(c, options.counters, options.site.counter_thresholds, CableNames(c, switch_of));
+  // Counters read with a sweep travel with its fabric (a live sweep, a snapshot of one).
+  std::vector<CounterReadings> readings = options.counters;
+  for (const Fabric& f : c.fabrics)
+    if (!f.counters.form.empty()) readings.push_back(f.counters);
+  if (!readings.empty()) record_link_health(c, readings, options.site.counter_thresholds, CableNames(c, switch_of));
   return c;
 }
 

@@ -8,20 +8,11 @@
 #include "base/json_fields.h"
 #include "base/text.h"
 #include "base/version.h"
+#include "report/prometheus_text.h"
 
 namespace slurmtopo {
 
 namespace {
-
-std::string escaped_label(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') { out += "\\n"; continue; }
-    out += c;
-  }
-  return out;
-}
 
 const char* summary(const ApplyResult& r) {
   switch (r.outcome) {

@@ -6,7 +6,8 @@
 //   commission_plan.cc      gathers the model from the inputs
 //   commission_checks.cc    the checks and their verdicts; the exit code
 //   commission_drawing.cc   the fabric aggregated per group and level, anomalies placed on it
-//   commission_links.cc     link health: per leaf capacity down and up, uplinks against peers
+//   commission_links.cc     link health: per leaf capacity down and up, uplinks against peers;
+//                           the cable ends the port counters name
 //   commission_nodes.cc     per node class: the GPU↔NIC matrix, nearest NICs, NCCL_IB_HCA
 //   commission_performance.cc  busbw curves from predict(); packed against spread from the what-if policies
 //   commission_names.cc     the switch and host names a finding mentions
@@ -217,6 +218,11 @@ struct CommissionReport {
   std::vector<Finding> findings;               // fabric ones (inspect's order), then nodes'
   Drawing drawing;
   std::vector<LeafHealth> leaves;
+  // Port counters (--counters; graph/link_health.h): each input and how its ports met the
+  // fabric, and each cable end with a counter above its threshold, as the cluster has them.
+  // Both empty without --counters.
+  std::vector<CounterSource> counter_sources;
+  std::vector<CableEndHealth> cable_health;
   std::vector<ClassNodes> classes;
   std::vector<std::string> node_warnings;
   std::optional<Performance> performance;

@@ -1,9 +1,12 @@
-// The link health section: the cable findings with switch and port, then per leaf its down
-// and up capacity (oversubscription) and its uplinks against its peers'.
+// The link health section: the cable findings with switch and port (the port counters' among
+// them), then, where --counters gave port counters, one line per input and the cable ends above
+// their thresholds, then per leaf its down and up capacity (oversubscription) and its uplinks
+// against its peers'. Without --counters nothing is said about counters.
 #include <cstdio>
 #include <ostream>
 #include <set>
 
+#include "graph/link_health.h"
 #include "report/commission_parts.h"
 
 namespace slurmtopo {
@@ -21,15 +24,39 @@ std::string gbps(double v) {
 void html_links(const CommissionReport& r, std::ostream& out) {
   out << "<section id=\"links\"><h2>Link health</h2>\n";
   // The cable findings are those of the checks about cables (their kinds declare it,
-  // graph/finding_kind.h): the sweep, the cabling, the uplinks and the rails, crossed ones
-  // included; an information finding (a storage leaf recognised) is no cable to fix.
-  static const std::set<std::string> cable_checks{"fabric.sweep", "fabric.cabling", "fabric.uplinks", "fabric.rails"};
+  // graph/finding_kind.h): the sweep, the cabling, the errors the port counters show, the
+  // uplinks and the rails, crossed ones included; an information finding (a storage leaf
+  // recognised) is no cable to fix.
+  static const std::set<std::string> cable_checks{"fabric.sweep", "fabric.cabling", "fabric.errors", "fabric.uplinks",
+                                                  "fabric.rails"};
+  const bool counters = !r.counter_sources.empty();
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < r.findings.size(); ++i)
     if (cable_checks.count(r.findings[i].check) && r.findings[i].severity != Severity::Info)
       rows.push_back({"#" + std::to_string(i), r.findings[i].kind, r.findings[i].subject, r.findings[i].detail});
-  if (rows.empty()) out << "<p class=\"none\">No degraded, missing, crossed or looped cable.</p>\n";
-  else html_table(out, "Cables: degraded, missing, crossed (miscabled rails) and looped", {"#", "kind", "switch / port / host", "detail"}, rows);
+  if (rows.empty())
+    out << "<p class=\"none\">No degraded, missing, crossed or looped cable"
+        << (counters ? ", and none counting errors above its thresholds" : "") << ".</p>\n";
+  else
+    html_table(out,
+               counters ? "Cables: degraded, missing, crossed (miscabled rails), looped and counting errors"
+                        : "Cables: degraded, missing, crossed (miscabled rails) and looped",
+               {"#", "kind", "switch / port / host", "detail"}, rows);
+
+  if (counters) {
+    for (const CounterSource& s : r.counter_sources)
+      out << "<p class=\"meta\">" << html_escape(counter_source_summary(s)) << "</p>\n";
+    rows.clear();
+    std::vector<std::string> cls;
+    for (const CableHealthRow& h : cable_health_rows(r)) {
+      rows.push_back({h.cable, h.counters, h.where});
+      cls.push_back(h.severity == Severity::Info ? "" : to_string(h.severity));
+    }
+    if (rows.empty()) out << "<p class=\"none\">No cable end counts above its thresholds.</p>\n";
+    else
+      html_table(out, "Port counters: cable ends above their thresholds",
+                 {"cable (this end first)", "counters above their thresholds", "read from"}, rows, cls);
+  }
 
   rows.clear();
   std::vector<std::string> cls;

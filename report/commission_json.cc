@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/commission.h"
+#include "report/port_counters_json.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -134,6 +135,9 @@ std::string commission_json(const CommissionReport& r) {
                       {"peer_uplinks", l.peer_uplinks}, {"down_gbps", rounded(l.down_gbps)},
                       {"up_gbps", rounded(l.up_gbps)}});
   j["leaves"] = leaves;
+  std::vector<std::string> fabric_names;
+  for (const auto& f : r.inventory.fabrics) fabric_names.push_back(f.name);
+  add_port_counters_json(j, r.counter_sources, r.cable_health, fabric_names);  // as inspect --json
   j["node_classes"] = classes(r.classes);
   j["node_warnings"] = r.node_warnings;
   j["performance"] = performance(r.performance);

@@ -1,10 +1,13 @@
 // Link health per leaf: what its host cables carry down and its uplinks carry up (the sum of
 // the cables' data rates, as the fabric reports them), and its uplinks against the count its
-// peers in the same component have — the count graph/anomalies.cc compares against.
+// peers in the same component have — the count graph/anomalies.cc compares against. And the
+// cable ends the port counters name (graph/link_health.h), as rows to show.
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 
+#include "graph/link_health.h"
 #include "report/commission_parts.h"
 
 namespace slurmtopo {
@@ -95,6 +98,30 @@ std::vector<std::string> cable_names(const Cluster& c) {
     }
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<CableHealthRow> cable_health_rows(const CommissionReport& r) {
+  std::vector<CableHealthRow> out;
+  for (const CableEndHealth& h : r.cable_health) {
+    CableHealthRow row;
+    row.cable = (r.inventory.fabrics.size() > 1 ? r.inventory.fabrics[h.fabric].name + ": " : "") + h.cable;
+    for (size_t i = 0; i < kPortCounterCount; ++i) {
+      if (!(h.over >> i & 1)) continue;
+      const auto c = static_cast<PortCounter>(i);
+      row.severity = std::max(row.severity, finding_kind(counter_finding(c)).severity);
+      std::string shown = std::string(to_string(c)) + (h.counters.maxed(c) ? " at least " : " ") +
+                          std::to_string(h.counters[c]);
+      if (h.counters.has_rate(c)) {
+        char rate[48];
+        std::snprintf(rate, sizeof rate, " (%+.3g/s)", h.counters.per_second[i]);
+        shown += rate;
+      }
+      row.counters += (row.counters.empty() ? "" : ", ") + shown;
+    }
+    row.where = r.counter_sources[h.source].source + (h.counters.line ? ":" + std::to_string(h.counters.line) : "");
+    out.push_back(std::move(row));
+  }
   return out;
 }
 

@@ -1,8 +1,10 @@
-// The Markdown summary for a ticket: the verdict, one line per check, the findings, and what
-// changed since the baseline.
+// The Markdown summary for a ticket: the verdict, one line per check, the findings, the port
+// counters (with --counters), and what changed since the baseline.
 #include <sstream>
 
+#include "graph/link_health.h"
 #include "report/commission.h"
+#include "report/commission_parts.h"
 
 namespace slurmtopo {
 
@@ -51,6 +53,19 @@ std::string commission_markdown(const CommissionReport& r) {
     for (const auto& f : r.findings)
       out << "| " << to_string(f.severity) << " | " << f.kind << " | " << cell(f.subject) << " | " << cell(f.detail)
           << " |\n";
+  }
+  // The port counters, where --counters gave them: each input, then the cable ends above their
+  // thresholds (their findings are in the table above).
+  if (!r.counter_sources.empty()) {
+    out << "\n## Port counters\n\n";
+    for (const CounterSource& s : r.counter_sources) out << "- " << counter_source_summary(s) << "\n";
+    const std::vector<CableHealthRow> rows = cable_health_rows(r);
+    if (rows.empty()) out << "\nNo cable end counts above its thresholds.\n";
+    else {
+      out << "\n| cable (this end first) | counters above their thresholds | read from |\n|---|---|---|\n";
+      for (const auto& h : rows)
+        out << "| " << cell(h.cable) << " | " << cell(h.counters) << " | " << cell(h.where) << " |\n";
+    }
   }
   if (r.baseline) {
     const BaselineDiff& b = *r.baseline;

@@ -28,6 +28,16 @@ Drawing plan_drawing(const Cluster& cluster, const SlurmTree& tree, const std::v
 std::vector<LeafHealth> plan_leaf_health(const Cluster& cluster);
 // Every cable as "a/port - b/port" (switch names, "host rail" for HCAs), sorted.
 std::vector<std::string> cable_names(const Cluster& cluster);
+// One row per CableEndHealth, as the page and the Markdown show them: the cable (this end first;
+// "fabric: " before it with several fabrics), each counter above its threshold with its value
+// ("SymbolErrorCounter 500 (+3.2/s)", "LinkDownedCounter at least 255" for one stuck at its
+// maximum), where it was read ("file:line"; the source alone where it has no lines), and the
+// worst severity of the findings those counters make (graph/link_health.h counter_finding).
+struct CableHealthRow {
+  std::string cable, counters, where;
+  Severity severity = Severity::Info;
+};
+std::vector<CableHealthRow> cable_health_rows(const CommissionReport& report);
 
 // commission_nodes.cc: per node class, the nodes section's tables.
 std::vector<ClassNodes> plan_class_nodes(const NodeSet& nodes, const NodeJoin& join, const GresPlan& gres);

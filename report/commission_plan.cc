@@ -211,6 +211,8 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   const TopologyPlan topo = plan_topology(cluster, treq);
   out.drawing = plan_drawing(cluster, topo.tree, out.findings);
   out.leaves = plan_leaf_health(cluster);
+  out.counter_sources = cluster.counter_sources;
+  out.cable_health = cluster.cable_health;
   out.slurm.push_back(topology_file(cluster, topo, "topology.conf", "slurm.topology"));
   // The form the cluster runs, when it is not the tree topology.conf: planned and checked as
   // `emit topology` would write it (a form the release cannot read is an InputError).

@@ -13,6 +13,7 @@
 #include "graph/link_health.h"
 #include "graph/link_ceilings.h"
 #include "report/anomaly_summary.h"
+#include "report/port_counters_json.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -243,25 +244,9 @@ std::string inspect_json(const Cluster& c) {
   for (const auto& u : c.unknown_devices)
     j["unknown_devices"].push_back({{"vendor_id", u.vendor_id}, {"device_id", u.device_id},
                                     {"label", device_label(u.vendor_id, u.device_id)}, {"nodes", u.nodes}});
-  j["port_counters"] = json::array();
-  for (const CounterSource& s : c.counter_sources)
-    j["port_counters"].push_back({{"source", s.source}, {"form", s.form}, {"read_at", s.read_at},
-                                  {"interval_s", s.interval_s}, {"ports", s.ports}, {"matched", s.matched},
-                                  {"no_cable", s.no_cable}, {"unknown", s.unknown}, {"ambiguous", s.ambiguous},
-                                  {"summed", s.summed}, {"failed_queries", s.failed_queries}});
-  j["cable_health"] = json::array();
-  for (const CableEndHealth& h : c.cable_health) {
-    json counters = json::object();
-    for (size_t i = 0; i < kPortCounterCount; ++i) {
-      const auto k = static_cast<PortCounter>(i);
-      if (!h.counters.has(k)) continue;
-      json v = {{"value", h.counters[k]}, {"at_least", h.counters.maxed(k)}, {"over_threshold", (h.over >> i & 1) != 0}};
-      if (h.counters.has_rate(k)) v["per_second"] = h.counters.per_second[i];
-      counters[to_string(k)] = std::move(v);
-    }
-    j["cable_health"].push_back({{"cable", h.cable}, {"fabric", c.fabrics[h.fabric].name},
-                                 {"source", c.counter_sources[h.source].source}, {"counters", std::move(counters)}});
-  }
+  std::vector<std::string> fabric_names;
+  for (const auto& f : c.fabrics) fabric_names.push_back(f.name);
+  add_port_counters_json(j, c.counter_sources, c.cable_health, fabric_names);
   j["anomalies"] = json::array();
   for (const auto& a : c.anomalies)
     j["anomalies"].push_back({{"kind", to_string(a.kind)},

@@ -1,6 +1,8 @@
 // report/: every rendering for a person or a program, made from what the other folders
 // computed (it computes nothing of its own).
 //   apply_report.h      apply: the change, each step, the exit; the node_exporter textfile
+//   counters_textfile.h discover fabric/counters --textfile: port counters per cable end for node_exporter
+//   prometheus_text.h   the text exposition format's escaping
 //   emit_report.h       emit topology/gres/nodes/nccl-topo: the file, diff, findings, what was written
 //   inspect.h           what slurmtopo sees in the fabric (text, JSON)
 //   node_classes_report.h  discover classes: classes, GPUs, path classes to every NIC
@@ -14,6 +16,7 @@
 
 #include "report/apply_report.h"
 #include "report/commission.h"
+#include "report/counters_textfile.h"
 #include "report/emit_report.h"
 #include "report/inspect.h"
 #include "report/node_classes_report.h"

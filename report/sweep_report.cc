@@ -4,7 +4,9 @@
 #include <iostream>
 #include <optional>
 
+#include "base/input_error.h"
 #include "base/text.h"
+#include "discover/fabric_file.h"
 #include "report/inspect.h"
 #include "simulate/network/forwarding_tables.h"
 
@@ -43,7 +45,19 @@ FabricSweep sweep_fabric(const FabricSweepRequest& r, const std::shared_ptr<Live
   live.routes = live.routes && r.routes_file.empty();
   std::optional<ForwardingTables> dumped;
   if (!r.routes_file.empty()) dumped = read_forwarding_tables_file(r.routes_file);
-  Fabric fabric = discover_live_fabric(live, progress, tick);
+  int reset = 0;
+  Fabric fabric;
+  if (r.fabric_file.empty()) {
+    fabric = discover_live_fabric(live, progress, tick, &reset);
+  } else {
+    std::vector<Fabric> read = load_fabric_file(r.fabric_file);
+    if (read.size() != 1)
+      throw InputError(r.fabric_file, 0,
+                       "expected one subnet's fabric (the counters are read from one port), found " +
+                           std::to_string(read.size()));
+    live.counters = true;
+    fabric = read_live_counters(std::move(read.front()), live, tick, &reset);
+  }
   if (!r.name.empty()) fabric.name = r.name;
   FabricSweep out;
   if (dumped) {
@@ -53,6 +67,9 @@ FabricSweep sweep_fabric(const FabricSweepRequest& r, const std::shared_ptr<Live
       out.warnings.push_back(r.routes_file + ": " + counted(left_out, "table is", "tables are") +
                              " for switches the sweep did not find; left out");
   }
+  if (live.counters && live.reset_counters)
+    out.reset = "reset the error counters and PortXmitWait of " + counted(reset, "port", "ports") + " of " +
+                std::to_string(fabric.counters.ports.size()) + " read, after reading them (data counters kept)";
   if (!fabric.partial.empty()) out.partial = partial_sweep_text(fabric);
   std::vector<Fabric> fabrics;  // moved, not copied: a braced list would copy a 65,536-host sweep
   fabrics.push_back(std::move(fabric));

@@ -41,6 +41,9 @@ struct FabricSweepRequest {
   ClusterInputs inputs;     // --node-name-map, --config (no --fabric: the sweep is the fabric)
   std::string routes_file;  // dump_fts / ibroute output to take the tables from instead
   std::string name;         // the fabric's label; "" keeps the sweep's (CA and port)
+  // `discover counters`: no sweep; this fabric (one subnet: snapshot, cache, dump) has its port
+  // counters read live (live.counters is implied).
+  std::string fabric_file;
   bool json = false;
 };
 
@@ -48,10 +51,12 @@ struct FabricSweep {
   Cluster cluster;
   std::string output;                 // what inspect prints of it, text or JSON
   std::vector<std::string> warnings;  // for stderr
+  std::string reset;                  // what --reset-counters reset, for stderr; "" when nothing
   std::string partial;                // partial_sweep_text when the sweep missed something, else ""
 };
 
-// Sweeps, takes the tables, builds the cluster and says what it sees. A routes file is read
+// Sweeps (or reads the fabric file's counters), takes the tables, builds the cluster and says
+// what it sees. A routes file is read
 // (and refused when bad) before the sweep, which can take minutes; its tables for switches the
 // sweep did not find are left out with a warning. `tick` runs while the sweep runs.
 FabricSweep sweep_fabric(const FabricSweepRequest& request, const std::shared_ptr<LiveProgress>& progress,

@@ -43,6 +43,7 @@ declare -A seeds=(
   [forwarding_tables_fuzzer]="tests/bad/lft/*"
   [swf_workload_fuzzer]="tests/bad/swf/*"
   [iblinkinfo_text_fuzzer]="tests/data/iblinkinfo/*"
+  [counters_text_fuzzer]="tests/data/counters/*.txt tests/data/counters/*.pm tests/bad/counters/*"
   [fabric_text_fuzzer]="tests/data/ibnetdiscover_forms/* tests/data/iblinkinfo/*.iblinkinfo samples/*.ibnetdiscover tests/bad/fabric/*"
   [nvlink_domains_fuzzer]="$shared/fabrics/public/azure_cyclecloud/nodes_clusterUUIDs.txt"
   [topology_yaml_fuzzer]="tests/bad/topology-yaml/*"

@@ -52,11 +52,13 @@ std::vector<Case> load_cases() {
   return cases;
 }
 
-// The command with its placeholders filled and the repository's sample paths made absolute, so
-// the run does not depend on the test's working directory.
+// The command with its placeholders filled and the repository's sample and test data paths
+// (samples/, tests/data/) made absolute, so the run does not depend on the test's working
+// directory.
 std::string command_line(const Case& c, const Scratch& out) {
   std::string cmd = replace_all(c.command, "{out}", out.dir.string());
   cmd = replace_all(cmd, "samples/", std::string(SLURMTOPO_SOURCE_DIR) + "/samples/");
+  cmd = replace_all(cmd, "tests/data/", std::string(SLURMTOPO_SOURCE_DIR) + "/tests/data/");
   return replace_all(cmd, "{}", (kBad / c.file).string());
 }
 

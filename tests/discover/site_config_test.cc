@@ -10,9 +10,11 @@
 
 #include "base/input_error.h"
 
+using slurmtopo::default_counter_thresholds;
 using slurmtopo::InputError;
 using slurmtopo::LinkSpeed;
 using slurmtopo::load_site_config;
+using slurmtopo::PortCounter;
 using slurmtopo::SiteConfig;
 namespace fs = std::filesystem;
 
@@ -53,6 +55,10 @@ TEST_CASE("load_site_config: the documented example") {
   CHECK(site.expected_speed == LinkSpeed::NDR);
   CHECK(site.expected_uplinks_per_leaf == 18);
   CHECK(site.group_name_regex == R"(^(.*)-IBLEAF-\d+)");
+  CHECK(site.default_host_names == std::vector<std::string>{"golden-image"});
+  CHECK(site.counter_thresholds[static_cast<size_t>(PortCounter::SymbolErrorCounter)] == 50);
+  CHECK(site.counter_thresholds[static_cast<size_t>(PortCounter::PortXmitWait)] == 100000);
+  CHECK(site.counter_thresholds[static_cast<size_t>(PortCounter::VL15Dropped)] == -1);
 }
 
 TEST_CASE("load_site_config: an empty file keeps the defaults") {
@@ -130,4 +136,65 @@ TEST_CASE("site config: default_host_names extends the list of names that say no
   const SiteConfig site = load_site_config(s.write("default_host_names: [golden-image, node]\n"));
   CHECK(site.default_host_names == std::vector<std::string>{"golden-image", "node"});
   CHECK(error_of(s.write("default_host_names: golden-image\n")).line() == 1);
+}
+
+TEST_CASE("site config: counter_thresholds replaces the thresholds of the counters it names, off never judges one") {
+  Scratch s;
+  auto at = [](const SiteConfig& site, PortCounter c) { return site.counter_thresholds[static_cast<size_t>(c)]; };
+  const SiteConfig defaults = load_site_config(s.write("host_regex: '(\\S+)'\n"));
+  CHECK(defaults.counter_thresholds == default_counter_thresholds());
+  CHECK(at(defaults, PortCounter::SymbolErrorCounter) == 10);
+  CHECK(at(defaults, PortCounter::PortXmitWait) == -1);  // not judged unless the site says
+
+  const SiteConfig site = load_site_config(s.write(
+      "counter_thresholds:\n  SymbolErrorCounter: 50\n  PortXmitWait: 100000\n  LinkDownedCounter: off\n"
+      "  VL15Dropped: 0\n"));
+  CHECK(at(site, PortCounter::SymbolErrorCounter) == 50);
+  CHECK(at(site, PortCounter::PortXmitWait) == 100000);
+  CHECK(at(site, PortCounter::LinkDownedCounter) == -1);
+  CHECK(at(site, PortCounter::VL15Dropped) == 0);  // any drop counts
+  // The counters it does not name keep infiniband-diags' defaults.
+  CHECK(at(site, PortCounter::PortRcvErrors) == 10);
+  CHECK(at(site, PortCounter::PortXmitDiscards) == 100);
+
+  // The flow form, and `counter_thresholds:` with nothing keeps every default.
+  const SiteConfig flow = load_site_config(s.write("counter_thresholds: {PortRcvErrors: off, PortXmitDiscards: 7}\n"));
+  CHECK(at(flow, PortCounter::PortRcvErrors) == -1);
+  CHECK(at(flow, PortCounter::PortXmitDiscards) == 7);
+  CHECK(load_site_config(s.write("counter_thresholds:\n")).counter_thresholds == default_counter_thresholds());
+}
+
+TEST_CASE("site config: counter_thresholds errors carry the YAML line and say what was expected") {
+  Scratch s;
+  struct Bad {
+    const char* yaml;
+    int line;
+    const char* says;
+  };
+  for (const Bad& bad : {
+           // An unknown counter: the list of libibmad's names, and what was given.
+           Bad{"host_regex: '(a)'\ncounter_thresholds:\n  SymbolErrorCounter: 5\n  SymbolErrors: 5\n", 4,
+               "expected `counter_thresholds` keys among SymbolErrorCounter, LinkErrorRecoveryCounter, "
+               "LinkDownedCounter, PortRcvErrors, "},
+           Bad{"counter_thresholds:\n  SymbolErrors: 5\n", 2, "; not `SymbolErrors`"},
+           // ibdiagnet's keys name the same counters, but site.yaml spells them as ibqueryerrors does.
+           Bad{"counter_thresholds:\n  symbol_error_counter: 5\n", 2, "; not `symbol_error_counter`"},
+           // A data counter is no error counter.
+           Bad{"counter_thresholds:\n  PortXmitData: 5\n", 2, "; not `PortXmitData`"},
+           Bad{"counter_thresholds:\n  SymbolErrorCounter: -1\n", 2,
+               "expected `SymbolErrorCounter` to be a whole number >= 0"},
+           Bad{"counter_thresholds:\n\n  PortRcvErrors: many\n", 3, "expected `PortRcvErrors` to be a whole number >= 0"},
+           Bad{"counter_thresholds:\n  PortRcvErrors: 2.5\n", 2, "expected `PortRcvErrors` to be a whole number >= 0"},
+           Bad{"counter_thresholds:\n  PortRcvErrors: [1]\n", 2, "expected `PortRcvErrors` to be a whole number >= 0"},
+           Bad{"counter_thresholds: 10\n", 1, "expected `counter_thresholds` as a map of counter name to a number or off"},
+           Bad{"counter_thresholds: [SymbolErrorCounter]\n", 1, "as a map of counter name to a number or off"},
+       }) {
+    const std::string yaml = bad.yaml;
+    CAPTURE(yaml);
+    const std::string path = s.write(bad.yaml);
+    const InputError e = error_of(path);
+    CHECK(e.file() == path);
+    CHECK(e.line() == bad.line);
+    CHECK(std::string(e.what()).find(bad.says) != std::string::npos);
+  }
 }

@@ -146,9 +146,9 @@ TEST_CASE("snapshot bad: JSON syntax errors carry their line") {
 }
 
 TEST_CASE("snapshot bad: another format or version") {
-  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 5"));
+  InputError version = error_of(tiny_with("\"version\": 1", "\"version\": 6"));
   CHECK(version.line() == 3);
-  CHECK(std::string(version.what()).find("version 1 to 4, not 5") != std::string::npos);
+  CHECK(std::string(version.what()).find("version 1 to 5, not 6") != std::string::npos);
   CHECK(error_of(tiny_with("slurmtopo-snapshot", "other-tool")).line() == 2);
   CHECK(error_of("[1, 2]").line() == 1);
 }
@@ -327,4 +327,56 @@ TEST_CASE("snapshot: a CA known by its port GUID only (iblinkinfo, ibnetdiscover
   const Fabric plain =
       load_fabric_file(SLURMTOPO_SOURCE_DIR "/tests/data/ibnetdiscover_forms/plain.ibnetdiscover").front();
   CHECK(snapshot_to_json(Snapshot{{plain}}).find("guid_from_port") == std::string::npos);
+}
+
+TEST_CASE("snapshot counters: the port counters read with a sweep round-trip in version 5") {
+  Snapshot s;
+  s.fabrics.push_back(tiny());
+  normalize(s.fabrics[0]);
+  CounterReadings& r = s.fabrics[0].counters;
+  r.source = "live:mlx5_0/1";
+  r.form = "live";
+  r.read_at = "2026-12-06T07:05:33Z";
+  r.interval_s = 10;
+  PortCounters p;
+  p.guid = 0x20;
+  p.port = 3;
+  p.lid = 1;
+  for (size_t i = 0; i < kPortCounterCount; ++i) p.set(static_cast<PortCounter>(i), 0, 16);
+  p.read &= ~(1u << static_cast<int>(PortCounter::PortXmitWait));  // a PMA without XmitWait
+  p.set(PortCounter::SymbolErrorCounter, 500, 16);
+  p.set(PortCounter::LinkDownedCounter, 255, 8);  // stuck
+  p.rated = 1u << static_cast<int>(PortCounter::SymbolErrorCounter);
+  p.per_second[static_cast<size_t>(PortCounter::SymbolErrorCounter)] = 2.5;
+  PortCounters clean;
+  clean.guid = 0x20;
+  clean.port = 4;
+  clean.lid = 1;
+  for (size_t i = 0; i < kPortCounterCount; ++i) clean.set(static_cast<PortCounter>(i), 0, 16);
+  r.ports = {p, clean};
+  const std::string text = snapshot_to_json(s);
+  CHECK(text.find("\"version\": 5") != std::string::npos);
+  CHECK(text.find("\"SymbolErrorCounter\": 500") != std::string::npos);
+  CHECK(text.find("\"PortXmitWait\"") != std::string::npos);  // unread
+  const Snapshot back = snapshot_from_json(text, "snap.json");
+  REQUIRE(back.fabrics[0].counters.ports.size() == 2);
+  const PortCounters& q = back.fabrics[0].counters.ports[0];
+  CHECK(q[PortCounter::SymbolErrorCounter] == 500);
+  CHECK(q.maxed(PortCounter::LinkDownedCounter));
+  CHECK_FALSE(q.has(PortCounter::PortXmitWait));
+  CHECK(q.has(PortCounter::PortRcvErrors));
+  CHECK(q.has_rate(PortCounter::SymbolErrorCounter));
+  CHECK(q.per_second[static_cast<size_t>(PortCounter::SymbolErrorCounter)] == 2.5);
+  CHECK(back.fabrics[0].counters.interval_s == 10);
+  CHECK(snapshot_to_json(back) == text);
+
+  std::string bad = text;
+  bad.replace(bad.find("\"SymbolErrorCounter\": 500"), 25, "\"SymbolErrors\": 500");
+  const InputError e = error_of(bad);
+  CHECK(std::string(e.what()).find("a port counter name (SymbolErrorCounter, ..., PortXmitWait), not \"SymbolErrors\"") !=
+        std::string::npos);
+  CHECK(e.line() == line_of(bad, "\"SymbolErrors\": 500"));
+  std::string old = text;
+  old.replace(old.find("\"version\": 5"), 12, "\"version\": 4");
+  CHECK_THROWS_AS(snapshot_from_json(old, "old.json"), InputError);
 }

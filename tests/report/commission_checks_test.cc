@@ -125,3 +125,31 @@ TEST_CASE("report checks: the report's own finding kinds are on docs/findings.md
           std::string::npos);
   }
 }
+
+TEST_CASE("report checks: port counters above their thresholds fail fabric.errors with the cable-errors findings") {
+  const CommissionReport& r = counters_report();
+  const Check* errors = find_check(r, "fabric.errors");
+  REQUIRE(errors);
+  CHECK(errors->verdict == Verdict::Fail);
+  CHECK(errors->found == "2 cable-errors, 1 congestion, 1 upstream-errors");
+  CHECK(r.verdict == Verdict::Fail);
+  CHECK(r.exit_code() == 4);
+  // The bad cable seen from the switch, and the receive errors at dgx003's end of its cable.
+  CHECK(has_finding(r, "cable-errors", "su1-rail0[1] - dgx001 mlx5_0"));
+  CHECK(has_finding(r, "cable-errors", "dgx003 mlx5_0 - su2-rail0[1]"));
+  for (const Finding& f : r.findings)
+    if (f.kind == "cable-errors") {
+      CHECK(f.check == "fabric.errors");
+      CHECK(f.severity == Severity::Fail);
+    }
+  // Every port of the file is on this fabric.
+  REQUIRE(find_check(r, "inputs.match"));
+  CHECK(find_check(r, "inputs.match")->verdict == Verdict::Pass);
+}
+
+TEST_CASE("report checks: without --counters there is no fabric.errors check, not a passed one") {
+  const CommissionReport& r = no_counters_report();
+  CHECK_FALSE(find_check(r, "fabric.errors"));
+  CHECK(r.verdict == Verdict::Pass);
+  for (const Finding& f : r.findings) CHECK(f.check != "fabric.errors");
+}
