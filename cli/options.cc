@@ -26,10 +26,11 @@ CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOpti
   return fabric;
 }
 
-void add_counters_option(CLI::App& app, ClusterInputs& inputs) {
+void add_counters_option(CLI::App& app, ClusterInputs& inputs, const std::string& what) {
   app.add_option("--counters", inputs.counter_files,
                  "port counters to judge every cable end by: ibqueryerrors (plain, -r, --data, --details), perfquery (one "
-                 "port, -a, -l, -x) or ibdiagnet2.pm output, recognised by content (repeatable)")
+                 "port, -a, -l, -x) or ibdiagnet2.pm output, recognised by content (repeatable)" +
+                     (what.empty() ? "" : "; " + what))
       ->check(CLI::ExistingFile);
 }
 

@@ -24,8 +24,9 @@ enum class FabricOption {
 // optional --fabric, says what it is for in place of the default (joining GPUs to rails).
 CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOption need,
                                 const std::string& fabric_help = "");
-// --counters FILE (repeatable): the port counters inspect and report judge cables by.
-void add_counters_option(CLI::App& app, ClusterInputs& inputs);
+// --counters FILE (repeatable): the port counters inspect and report judge cables by (and
+// whatif --drain-errored drains them by); `what` follows the forms.
+void add_counters_option(CLI::App& app, ClusterInputs& inputs, const std::string& what = "");
 
 // What the node-description options fill.
 struct NodeInputs {

@@ -1,7 +1,7 @@
 // `slurmtopo whatif`: placement policies side by side, the effect of edits (drains, cables,
-// spines, another topology.conf), workload replays; `--shard i/N`, `whatif merge` and
-// `--sbatch N` to run a large one as a Slurm job array. Options → run_whatif
-// (simulate/whatif/whatif_plan.h) → whatif_output (report/whatif_report.h).
+// the cables the port counters condemn, spines, another topology.conf), workload replays;
+// `--shard i/N`, `whatif merge` and `--sbatch N` to run a large one as a Slurm job array.
+// Options → run_whatif (simulate/whatif/whatif_plan.h) → whatif_output (report/whatif_report.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -43,6 +43,9 @@ void add_whatif_command(CLI::App& app) {
                               "Slurm's placement against no topology, the best and a random one"},
                              {"slurmtopo whatif --fabric fabric.topo --profile h100-ndr -N 32 --remove-cable leaf1/24",
                               "the effect of an edit, over sampled busy states"},
+                             {"slurmtopo whatif --fabric fabric.topo --counters errors.txt --profile h100-ndr -N 32 "
+                              "--drain-errored",
+                              "every cable ibqueryerrors condemns taken out: what replacing them costs or saves"},
                              {"slurmtopo whatif --fabric fabric.topo --profile h100-ndr --sbatch 16 -o run.sh",
                               "16 shards as a Slurm job array, merged at the end"}}));
   add_fabric_options(*cmd, o->args.inputs, FabricOption::Optional,
@@ -64,6 +67,12 @@ void add_whatif_command(CLI::App& app) {
   cmd->add_option("--drain", o->args.drain, "edit: these nodes drained (hostlist)");
   cmd->add_option("--drain-switch", o->args.drain_switches, "edit: this switch out of service (every cable)");
   cmd->add_option("--remove-cable", o->args.remove_cables, "remove a cable: an edit, SWITCH/PORT or SWITCH_A,SWITCH_B");
+  add_counters_option(*cmd, o->args.inputs, "for --drain-errored (with --config's counter_thresholds)");
+  cmd->add_flag("--drain-errored", o->args.drain_errored,
+                "edit: every cable with an end over a cable-errors threshold removed (symbol errors, link recoveries, "
+                "link downs, receive errors, local link integrity, buffer overruns; from --counters or the snapshot's "
+                "counters), to see what replacing them costs or saves; congestion, upstream and config errors remove "
+                "nothing (traffic, or another cable's fault)");
   cmd->add_option("--add-spines", o->args.add_spines, "edit: N more top-level switches, each cabled like an existing one")
       ->check(whole_number(1));
   cmd->add_option("--replace-topology", o->args.topology, "edit: Slurm uses this topology.conf instead of the emitted one")

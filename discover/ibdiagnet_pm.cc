@@ -1,5 +1,5 @@
-// ibdiagnet2.pm → CounterReadings. A block, as ibdiagnet 2 writes it (the real NDR capture in
-// docs/port-counters.md):
+// ibdiagnet2.pm → CounterReadings. A block, as ibdiagnet 2 writes it (a real ibdiagnet 2.10
+// capture on Quantum-2, ../shared/reference/port-counters.md; tests/data/counters/README.md):
 //   -------------------------------------------------------
 //   Port=1 Lid=0x00b4 GUID=0xb0cf0e0300d33fc0 Device=54002 Port Name=ib-switch-sequoia/U1/P1/1/1
 //   -------------------------------------------------------

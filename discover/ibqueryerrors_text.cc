@@ -13,6 +13,7 @@
 #include "discover/ibqueryerrors_text.h"
 
 #include <cctype>
+#include <limits>
 
 #include "base/input_error.h"
 #include "base/lines.h"
@@ -70,7 +71,7 @@ class Reader {
     if (t.starts_with("ibwarn:") || t.starts_with("ibpanic:")) return;
     std::string_view rest = t;
     if (take(rest, "Errors for ")) return read_header(rest);
-    if (take(rest, "GUID ")) return read_port(rest);
+    if (take(rest, "GUID ")) return read_port(t, rest);
     if (t.starts_with("Link info:")) return;
     if (take(rest, "##")) return read_summary(trim(rest));
     fail("an ibqueryerrors line (\"Errors for\", \"GUID 0x... port N:\", \"Link info:\" or \"## Summary\")", t);
@@ -85,13 +86,14 @@ class Reader {
     in_node_ = true;
   }
 
-  void read_port(std::string_view rest) {
-    if (!in_node_) fail("an \"Errors for\" line before the first port line", rest);
+  // `line` is the whole (trimmed) line, as errors quote it; `rest` follows its "GUID ".
+  void read_port(std::string_view line, std::string_view rest) {
+    if (!in_node_) fail("an \"Errors for\" line before the first port line", line);
     const auto guid = take_guid(rest);
-    if (!guid) fail("a GUID \"0x<hex>\" after \"GUID\"", rest);
-    if (!take(rest, " port ")) fail("\" port N:\" after the GUID", rest);
+    if (!guid) fail("a GUID \"0x<hex>\" after \"GUID\"", rest.substr(0, std::min(rest.find(' '), rest.size())));
+    if (!take(rest, " port ")) fail("\"GUID 0x<hex> port N:\"", line);
     const size_t colon = rest.find(':');
-    if (colon == std::string_view::npos) fail("\"port N:\" with a colon", rest);
+    if (colon == std::string_view::npos) fail("\"GUID 0x<hex> port N:\" with a colon", line);
     const std::string_view port_text = rest.substr(0, colon);
     PortCounters p;
     if (port_text == "ALL") {
@@ -157,8 +159,12 @@ class Reader {
     }
     // "##          2 PMA query failures"; the other summary lines say nothing per port.
     if (const size_t at = r.find(" PMA query failures"); at != std::string_view::npos) {
-      const auto n = parse_uint64(trim(r.substr(0, at)));
-      if (!n) fail("a count before \"PMA query failures\"", r);
+      // A count that does not fit an int is no count of queries (a port is queried once).
+      const std::string_view count = trim(r.substr(0, at));
+      const auto n = parse_uint64(count);
+      if (!n || *n > static_cast<uint64_t>(std::numeric_limits<int>::max()))
+        fail("a count 0-" + std::to_string(std::numeric_limits<int>::max()) + " before \"PMA query failures\"",
+             count);
       out_.failed_queries = static_cast<int>(*n);
     }
   }

@@ -8,10 +8,12 @@
 //   PortXmitData:....................116280
 // The field names are libibmad's, padded with dots. A PortCountersExtended block carries the
 // error counters too where CapabilityMask2 bit 1 is set, 64 bits wide. The same port in two
-// blocks (perfquery and perfquery -x saved into one file) is one port.
+// blocks (perfquery and perfquery -x saved into one file) is one port, and a counter the -x
+// block gave keeps its 64-bit value whichever block comes first.
 #include "discover/perfquery_text.h"
 
 #include <map>
+#include <vector>
 
 #include "base/input_error.h"
 #include "base/lines.h"
@@ -62,8 +64,17 @@ class Reader {
     while (!value.empty() && value.front() == '.') value.remove_prefix(1);
     const auto v = parse_uint64(value);
     if (!v) fail("a whole number after \"" + std::string(name) + ":...\"", value);
-    if (const auto c = find_port_counter(name))
-      out_.ports[current_].set(*c, *v, extended_ ? 64 : port_counter_names()[static_cast<size_t>(*c)].bits);
+    const auto c = find_port_counter(name);
+    if (!c) return;
+    const uint32_t bit = 1u << static_cast<int>(*c);
+    if (extended_) {
+      out_.ports[current_].set(*c, *v, 64);
+      wide_[current_] |= bit;
+    } else if (!(wide_[current_] & bit)) {
+      // A plain block after the -x block of the same port keeps the 64-bit value: its own has
+      // 4 to 32 bits and may have stopped at all ones long before.
+      out_.ports[current_].set(*c, *v, port_counter_names()[static_cast<size_t>(*c)].bits);
+    }
   }
 
   // "Lid 1 port 1 (CapMask: 0x1300)"; a LID of 0 or out of the unicast range is no port.
@@ -89,6 +100,7 @@ class Reader {
       pc.port = key.second;
       pc.line = line_;
       out_.ports.push_back(std::move(pc));
+      wide_.push_back(0);
     }
     current_ = it->second;
   }
@@ -97,6 +109,7 @@ class Reader {
   const std::string& file_;
   CounterReadings out_;
   std::map<std::pair<uint16_t, int>, int> index_;  // (LID, port) → out_.ports
+  std::vector<uint32_t> wide_;  // per out_.ports, bit per PortCounter: given by a -x block, 64 bits
   int current_ = -1;
   bool extended_ = false;
   int line_ = 0;

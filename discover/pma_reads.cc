@@ -61,6 +61,7 @@ struct Query {
   unsigned attr = 0;     // CLASS_PORT_INFO, IB_GSI_PORT_COUNTERS or IB_GSI_PORT_COUNTERS_EXT
   int method = IB_MAD_METHOD_GET;
   int port = 0;          // PortSelect
+  bool probe = false;    // a refusal is an answer (AllPortSelect unsupported), not a failure
 };
 
 // The local port's performance-management agent, closed on every path out.
@@ -87,11 +88,13 @@ class MadWindow {
   MadWindow(const MadWindow&) = delete;
   MadWindow& operator=(const MadWindow&) = delete;
 
-  // Every query; `ok[i]` when query i was answered with a good status, its data in `out[i]`.
+  // Every query; `ok[i]` when query i was answered with a good status, its data in `out[i]`;
+  // `refused[i]` when a probe was answered with a bad status.
   void run(const std::vector<Query>& queries, std::vector<Data>& out, std::vector<bool>& ok,
-           std::vector<std::string>& failures) {
+           std::vector<bool>& refused, std::vector<std::string>& failures) {
     out.assign(queries.size(), Data{});
     ok.assign(queries.size(), false);
+    refused.assign(queries.size(), false);
     struct Pending {
       size_t index;
       unsigned tries;
@@ -157,7 +160,9 @@ class MadWindow {
           pending.erase(it);
           if (umad_status(buf.data()) != 0) {
             retry_or_fail(p, "no answer");
-          } else if (const unsigned status = mad_get_field(mad, 0, IB_MAD_STATUS_F); status != 0) {
+          } else if (const unsigned status = mad_get_field(mad, 0, IB_MAD_STATUS_F); status != 0 && queries[p.index].probe) {
+            refused[p.index] = true;
+          } else if (status != 0) {
             char hex[16];
             std::snprintf(hex, sizeof hex, "0x%04x", status);
             fail(p.index, std::string("the PMA refused the query (MAD status ") + hex + ")");
@@ -260,82 +265,106 @@ PmaReads read_port_counters(const Fabric& fabric, const PmaOptions& o, std::atom
   r.source = "live:" + o.ca + "/" + std::to_string(o.port);
   r.form = "live";
   const std::vector<Target> targets = cabled_ports(fabric);
-
-  // What each PMA keeps, once per LID (a switch's ports share its PMA).
-  std::vector<uint16_t> lids;
-  for (const Target& t : targets) lids.push_back(t.lid);
-  std::sort(lids.begin(), lids.end());
-  lids.erase(std::unique(lids.begin(), lids.end()), lids.end());
-  std::vector<Query> cpi_queries;
-  for (uint16_t lid : lids) cpi_queries.push_back({lid, CLASS_PORT_INFO, IB_MAD_METHOD_GET, 0});
-  std::vector<Data> data;
-  std::vector<bool> ok;
-  mads.run(cpi_queries, data, ok, out.failures);
-  std::map<uint16_t, Capability> caps;
-  for (size_t i = 0; i < lids.size(); ++i)
-    if (ok[i]) caps[lids[i]] = capability_of(data[i]);
-
-  // A switch whose PMA sums its ports is asked for the sum first: a sum of zero proves every
-  // port zero (the counters only count up, and stop at their maximum), so only the switches
-  // with something to show are read port by port, as ibqueryerrors does. HCA ports are read
-  // one by one.
   std::map<uint16_t, std::vector<size_t>> by_switch;  // switch LID → its targets
-  for (size_t i = 0; i < targets.size(); ++i) {
-    auto cap = caps.find(targets[i].lid);
-    if (cap == caps.end()) ++out.failed;
-    else if (targets[i].on_switch && cap->second.all_ports) by_switch[targets[i].lid].push_back(i);
-  }
+  for (size_t i = 0; i < targets.size(); ++i)
+    if (targets[i].on_switch) by_switch[targets[i].lid].push_back(i);
+  // ClassPortInfo, read only for the LIDs that need it (see the header), kept for the second read.
+  std::map<uint16_t, Capability> caps;
+  std::map<uint16_t, bool> cpi_failed;
+  std::vector<Data> data;
+  std::vector<bool> ok, refused;
+
+  auto fill = [&](PortCounters& p, const Target& t) {
+    p.guid = t.guid;
+    p.lid = t.lid;
+    p.port = t.port;
+  };
+  // One read of every target: `into[i]` answered when `answered[i]`.
   auto read_all = [&](std::vector<PortCounters>& into, std::vector<bool>& answered) {
     into.assign(targets.size(), PortCounters{});
     answered.assign(targets.size(), false);
+    const Capability basic{false, true, false};  // PortCounters as it comes, PortXmitWait included
+    // 1. Each switch's ports summed (PortSelect 255) and each HCA port, all at once.
     std::vector<Query> queries;
-    std::vector<long> what;  // >= 0: a target; < 0: -1 - index of a switch LID in `sums`
+    std::vector<long> what;  // >= 0: a target; < 0: -1 - index into `sums`
     std::vector<uint16_t> sums;
     for (const auto& [lid, members] : by_switch) {
       what.push_back(-1 - static_cast<long>(sums.size()));
       sums.push_back(lid);
-      queries.push_back({lid, caps[lid].attr(), IB_MAD_METHOD_GET, PortCounters::kAllPorts});
+      queries.push_back({lid, IB_GSI_PORT_COUNTERS, IB_MAD_METHOD_GET, PortCounters::kAllPorts, true});
     }
-    auto one_by_one = [&](size_t i) {
-      what.push_back(static_cast<long>(i));
-      queries.push_back({targets[i].lid, caps[targets[i].lid].attr(), IB_MAD_METHOD_GET, targets[i].port});
-    };
     for (size_t i = 0; i < targets.size(); ++i)
-      if (caps.count(targets[i].lid) && !(targets[i].on_switch && by_switch.count(targets[i].lid))) one_by_one(i);
+      if (!targets[i].on_switch) {
+        what.push_back(static_cast<long>(i));
+        queries.push_back({targets[i].lid, IB_GSI_PORT_COUNTERS, IB_MAD_METHOD_GET, targets[i].port});
+      }
+    // 2. Port by port: the switches whose sum is not zero, or whose PMA does not sum.
     for (int pass = 0; pass < 2 && !queries.empty(); ++pass) {
-      std::vector<bool> ok;
-      mads.run(queries, data, ok, out.failures);
+      mads.run(queries, data, ok, refused, out.failures);
       std::vector<Query> again;
       std::vector<long> again_what;
       for (size_t k = 0; k < queries.size(); ++k) {
         if (what[k] >= 0) {
-          const Target& t = targets[what[k]];
           if (!ok[k]) continue;
-          into[what[k]] = counters_of(data[k], caps[t.lid]);
-          into[what[k]].guid = t.guid;
-          into[what[k]].lid = t.lid;
-          into[what[k]].port = t.port;
+          into[what[k]] = counters_of(data[k], basic);
+          fill(into[what[k]], targets[what[k]]);
           answered[what[k]] = true;
           continue;
         }
         const uint16_t lid = sums[-1 - what[k]];
-        const PortCounters sum = ok[k] ? counters_of(data[k], caps[lid]) : PortCounters{};
+        if (!ok[k] && !refused[k]) continue;  // no answer: its ports are not read
+        const PortCounters sum = ok[k] ? counters_of(data[k], basic) : PortCounters{};
         const bool zero = ok[k] && std::all_of(sum.value.begin(), sum.value.end(), [](uint64_t v) { return v == 0; });
         for (size_t i : by_switch[lid]) {
           if (zero) {
             into[i] = sum;  // all zero, the same counters kept
-            into[i].guid = targets[i].guid;
-            into[i].lid = lid;
-            into[i].port = targets[i].port;
+            fill(into[i], targets[i]);
             answered[i] = true;
           } else {
             again_what.push_back(static_cast<long>(i));
-            again.push_back({lid, caps[lid].attr(), IB_MAD_METHOD_GET, targets[i].port});
+            again.push_back({lid, IB_GSI_PORT_COUNTERS, IB_MAD_METHOD_GET, targets[i].port});
           }
         }
       }
       queries = std::move(again);
       what = std::move(again_what);
+    }
+    // 3. A counter stopped at its maximum: where ClassPortInfo says the PMA keeps every error
+    //    counter 64 bits wide, the port is read again from PortCountersExtended.
+    std::vector<uint16_t> lids;
+    for (size_t i = 0; i < targets.size(); ++i)
+      if (answered[i] && into[i].at_max != 0 && !caps.count(targets[i].lid) && !cpi_failed.count(targets[i].lid))
+        lids.push_back(targets[i].lid);
+    std::sort(lids.begin(), lids.end());
+    lids.erase(std::unique(lids.begin(), lids.end()), lids.end());
+    std::vector<Query> cpi;
+    for (uint16_t lid : lids) cpi.push_back({lid, CLASS_PORT_INFO, IB_MAD_METHOD_GET, 0});
+    mads.run(cpi, data, ok, refused, out.failures);
+    for (size_t k = 0; k < lids.size(); ++k) {
+      if (ok[k]) caps[lids[k]] = capability_of(data[k]);
+      else cpi_failed[lids[k]] = true;
+    }
+    queries.clear();
+    what.clear();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      auto cap = caps.find(targets[i].lid);
+      if (!answered[i] || cap == caps.end()) continue;
+      if (!cap->second.xmit_wait && !cap->second.extended_errors) {  // the field is reserved: not a reading
+        const int bit = static_cast<int>(PortCounter::PortXmitWait);
+        into[i].read &= ~(1u << bit);
+        into[i].at_max &= ~(1u << bit);
+        into[i].value[bit] = 0;
+      }
+      if (cap->second.extended_errors && into[i].at_max != 0) {
+        what.push_back(static_cast<long>(i));
+        queries.push_back({targets[i].lid, IB_GSI_PORT_COUNTERS_EXT, IB_MAD_METHOD_GET, targets[i].port});
+      }
+    }
+    mads.run(queries, data, ok, refused, out.failures);
+    for (size_t k = 0; k < queries.size(); ++k) {
+      if (!ok[k]) continue;  // the 16- and 32-bit values stand, "at least"
+      into[what[k]] = counters_of(data[k], caps[queries[k].lid]);
+      fill(into[what[k]], targets[what[k]]);
     }
   };
   std::vector<PortCounters> first, second;
@@ -351,7 +380,6 @@ PmaReads read_port_counters(const Fabric& fabric, const PmaOptions& o, std::atom
   r.read_at = utc_now();
   if (o.interval_s > 0) r.interval_s = elapsed;
   for (size_t k = 0; k < targets.size(); ++k) {
-    if (!caps.count(targets[k].lid)) continue;  // counted above
     if (!second_ok[k]) {
       ++out.failed;
       continue;
@@ -373,7 +401,7 @@ PmaReads read_port_counters(const Fabric& fabric, const PmaOptions& o, std::atom
     std::vector<Query> resets;
     for (const PortCounters& p : r.ports) resets.push_back({p.lid, IB_GSI_PORT_COUNTERS, IB_MAD_METHOD_SET, p.port});
     std::vector<bool> reset_ok;
-    mads.run(resets, data, reset_ok, out.failures);
+    mads.run(resets, data, reset_ok, refused, out.failures);
     out.reset_ports = static_cast<int>(std::count(reset_ok.begin(), reset_ok.end(), true));
   }
   return out;

@@ -2,11 +2,16 @@
 // read from each port's performance management agent (PMA) over LID-routed GMPs through
 // libibumad, many queries on the wire at once (ibqueryerrors and perfquery send one at a time).
 //
-// Per node, ClassPortInfo says what its PMA keeps: with CapabilityMask2 bit 1
-// (AdditionalPortCountersExtended) every error counter and PortXmitWait are read from
-// PortCountersExtended, 64 bits wide; otherwise from PortCounters, PortXmitWait only where
-// CapabilityMask bit 12 says it is kept. (PortCountersExtended without bit 1 holds only the data
-// and packet counters, which say nothing about a faulty cable: not read.)
+// Fewest queries first, since every one costs each PMA on the fabric's management plane:
+// PortCounters of each switch with PortSelect 255 (its ports summed) and of each HCA port, all at
+// once. A sum of zero proves every port of that switch zero (the counters only count up, and stop
+// at their maximum); a switch whose sum is not zero, or whose PMA refuses PortSelect 255, is read
+// port by port, as ibqueryerrors does. Only where a counter stopped at its 8-, 16- or 32-bit
+// maximum is ClassPortInfo asked: with CapabilityMask2 bit 1 (AdditionalPortCountersExtended)
+// that port is read again from PortCountersExtended, every error counter and PortXmitWait 64 bits
+// wide; otherwise the value stands as "at least", and PortXmitWait is dropped where
+// CapabilityMask bit 12 says the PMA does not keep it. (A PMA without it answers the reserved
+// field as 0, so an unread PortXmitWait never raises a finding.)
 //
 // Read twice `interval_s` apart, the second read gives the totals and the change per second
 // gives the rates. Nothing is reset unless `reset` is set: then, after the reads, the error

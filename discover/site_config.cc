@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <stdexcept>
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "base/numbers.h"
 #include "base/regex.h"
 #include "base/yaml_fields.h"
 #include "slurm/hostlist.h"
@@ -90,22 +93,40 @@ std::vector<std::string> hostlists(const Reader& r, const YAML::Node& v) {
   return out;
 }
 
+// One threshold: decimal or 0x hex, 64 bits wide as the counters are (PortCountersExtended), up
+// to the largest the thresholds hold; a counter's total only has to be above it to fire.
+int64_t counter_threshold(const Reader& r, const YAML::Node& v, const std::string& key) {
+  constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  const std::optional<uint64_t> n = v.IsScalar() ? parse_uint64(v.Scalar()) : std::nullopt;
+  if (!n || *n > kMax)
+    r.fail(v, "expected `" + key + "` to be a whole number >= 0 (at most " + std::to_string(kMax) + "), or off");
+  return static_cast<int64_t>(*n);
+}
+
 // `{SymbolErrorCounter: 50, VL15Dropped: off}`: libibmad's counter names, as ibqueryerrors'
-// threshold file spells them; a whole number, or off to never judge that counter.
+// threshold file spells them; a whole number, or off to never judge that counter. Each counter
+// once: of two lines, which one the admin meant is not ours to guess.
 void counter_thresholds(const Reader& r, const YAML::Node& v, SiteConfig& site) {
   std::string names;
   for (const PortCounterName& n : port_counter_names()) names += (names.empty() ? "" : ", ") + std::string(n.name);
   if (!v.IsMap()) r.fail(v, "expected `counter_thresholds` as a map of counter name to a number or off");
+  std::map<size_t, int> first_line;  // counter → the line that named it
   for (const auto& kv : v) {
     const std::string key = r.text(kv.first, "counter_thresholds");
     const auto c = find_port_counter(key);
     if (!c || key != to_string(*c))
       r.fail(kv.first, "expected `counter_thresholds` keys among " + names + "; not `" + key + "`");
     const size_t i = static_cast<size_t>(*c);
+    if (const auto [at, added] = first_line.emplace(i, yaml_line(kv.first)); !added)
+      r.fail(kv.first, "expected `counter_thresholds` to name each counter once, but `" + key +
+                           "` is also at line " + std::to_string(at->second));
     if (kv.second.IsScalar() && kv.second.Scalar() == "off")
       site.counter_thresholds[i] = -1;
+    else if (kv.second.IsNull())  // `Name:` with nothing: yaml-cpp marks the null after the line
+      r.fail(kv.first, "expected `" + key + "` to be a whole number >= 0 (at most " +
+                           std::to_string(std::numeric_limits<int64_t>::max()) + "), or off");
     else
-      site.counter_thresholds[i] = r.count(kv.second, key);
+      site.counter_thresholds[i] = counter_threshold(r, kv.second, key);
   }
 }
 

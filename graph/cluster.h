@@ -210,14 +210,15 @@ struct CounterSource {
   int failed_queries = 0;
 };
 
-// A cable end with a counter above its threshold: a row of the report's link-health list.
+// A cable end whose counters are not all zero; with `over` set, above a threshold: a row of the
+// report's link-health list.
 struct CableEndHealth {
   std::string cable;      // this end first: "leaf01[3] - dgx001 mlx5_0"
   int fabric = 0, link = 0;
   bool b_end = false;     // which end of Fabric::links[link] counted
   int source = 0;         // index into Cluster::counter_sources
   PortCounters counters;  // as read
-  uint32_t over = 0;      // bit per PortCounter above its threshold
+  uint32_t over = 0;      // bit per PortCounter above its threshold; 0: counted, all below
 };
 
 // How much of a --node-name-map the fabric uses: a map for another cluster matches nothing.

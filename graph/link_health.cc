@@ -57,7 +57,11 @@ class PortIndex {
   explicit PortIndex(const Cluster& c) {
     for (int f = 0; f < static_cast<int>(c.fabrics.size()); ++f) {
       const Fabric& fabric = c.fabrics[f];
-      for (const FabricNode& n : fabric.nodes) nodes_.insert(n.guid);
+      for (const FabricNode& n : fabric.nodes) {
+        nodes_.insert(n.guid);
+        // A switch with no cable in this fabric is still known: its ports are "not cabled".
+        if (n.kind == NodeKind::Switch && n.lid) switch_lids_.insert({f, n.lid});
+      }
       for (int i = 0; i < static_cast<int>(fabric.links.size()); ++i) {
         const Link& l = fabric.links[i];
         for (bool b : {false, true}) {
@@ -68,7 +72,6 @@ class PortIndex {
           const FabricNode* n = fabric.find(e.guid);
           const uint16_t lid = n && n->kind == NodeKind::Switch ? n->lid : e.lid;
           if (lid) by_lid_.push_back({f, lid, e.port, ref});
-          if (n && n->kind == NodeKind::Switch && n->lid) switch_lids_.insert({f, n->lid});
         }
       }
     }
@@ -227,11 +230,7 @@ void record_link_health(Cluster& c, const std::vector<CounterReadings>& readings
       switch (index.find(p, ref)) {
         case PortIndex::Found::NoCable: ++s.no_cable; continue;
         case PortIndex::Found::Ambiguous: ++s.ambiguous; continue;
-        case PortIndex::Found::Unknown:
-          if (p.port == 0) {  // a switch's management port, never cabled
-            ++s.no_cable;
-            continue;
-          }
+        case PortIndex::Found::Unknown:  // port 0 too: a known switch's port 0 is NoCable above
           ++s.unknown;
           if (unknown_examples.size() < 3)
             unknown_examples.push_back((p.guid ? "0x" + guid_hex(p.guid) : "LID " + std::to_string(p.lid)) + " port " +
@@ -241,13 +240,22 @@ void record_link_health(Cluster& c, const std::vector<CounterReadings>& readings
       }
       ++s.matched;
       const uint32_t over = over_thresholds(p, thresholds);
-      if (!over) continue;
+      // Every end that counted something is kept (the textfile's series must not vanish when a
+      // count drops below its threshold); only ends over a threshold make findings.
+      bool counted = false;
+      for (size_t i = 0; i < kPortCounterCount; ++i)
+        counted = counted || (p.has(static_cast<PC>(i)) && p.value[i] > 0);
+      if (!counted) continue;
       const Link& l = c.fabrics[ref.fabric].links[ref.link];
       const auto [va, vb] = c.link_vertices[ref.fabric][ref.link];
       if (va < 0 || vb < 0) continue;
       const LinkEnd &me = ref.b_end ? l.b : l.a, &other = ref.b_end ? l.a : l.b;
       const Vertex vm = ref.b_end ? vb : va, vo = ref.b_end ? va : vb;
       CableEndHealth h{names.cable(vm, me.port, vo, other.port), ref.fabric, ref.link, ref.b_end, source, p, over};
+      if (!over) {
+        c.cable_health.push_back(std::move(h));
+        continue;
+      }
       // One finding per kind at this end: its counters above threshold, what to do.
       std::map<K, std::vector<PC>> by_kind;
       for (size_t i = 0; i < kPortCounterCount; ++i)

@@ -104,6 +104,7 @@ std::vector<std::string> cable_names(const Cluster& c) {
 std::vector<CableHealthRow> cable_health_rows(const CommissionReport& r) {
   std::vector<CableHealthRow> out;
   for (const CableEndHealth& h : r.cable_health) {
+    if (!h.over) continue;  // counted, but below every threshold
     CableHealthRow row;
     row.cable = (r.inventory.fabrics.size() > 1 ? r.inventory.fabrics[h.fabric].name + ": " : "") + h.cable;
     for (size_t i = 0; i < kPortCounterCount; ++i) {

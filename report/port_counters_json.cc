@@ -24,7 +24,7 @@ void add_port_counters_json(nlohmann::ordered_json& j, const std::vector<Counter
     }
     j["cable_health"].push_back({{"cable", h.cable}, {"fabric", fabric_names.at(h.fabric)},
                                  {"source", sources.at(h.source).source}, {"line", h.counters.line},
-                                 {"counters", std::move(counters)}});
+                                 {"over_threshold", h.over != 0}, {"counters", std::move(counters)}});
   }
 }
 

@@ -3,8 +3,9 @@
 // function so the two cannot drift apart:
 //   "port_counters": per input, in input order: source, form, read_at, interval_s, ports,
 //                    matched, no_cable, unknown, ambiguous, summed, failed_queries
-//   "cable_health":  per cable end above a threshold (Cluster::cable_health's order): cable (this
-//                    end first), fabric, source, line, and every counter read there {value,
+//   "cable_health":  per cable end that counted something (Cluster::cable_health's order): cable
+//                    (this end first), fabric, source, line, over_threshold (any counter above
+//                    its threshold), and every counter read there {value,
 //                    at_least (stuck at its maximum), over_threshold, per_second (where read twice)}
 // Both are empty arrays without counters. Same input, same bytes.
 #pragma once

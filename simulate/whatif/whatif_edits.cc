@@ -173,6 +173,7 @@ std::vector<std::string> describe(const WhatifEdits& e) {
   for (const auto& s : e.drain_switches) out.push_back("take switch " + s + " out of service");
   for (const auto& c : e.remove_cables)
     out.push_back("remove the cable " + (c.port ? c.a + " port " + std::to_string(c.port) : "between " + c.a + " and " + c.b));
+  for (const auto& c : e.errored_cables) out.push_back("remove the erroring cable " + c.cable + " (cable-errors: " + c.why + ")");
   if (e.add_spines) out.push_back("add " + std::to_string(e.add_spines) + " spine" + (e.add_spines > 1 ? "s" : ""));
   if (!e.topology_file.empty()) out.push_back("place with " + e.topology_file);
   return out;
@@ -209,6 +210,16 @@ EditedFabrics edit_fabrics(const Cluster& cluster, const WhatifEdits& edits) {
       });
       if (it == links.end()) throw InputError("--remove-cable", 0, "no cable between " + c.a + " and " + c.b);
     }
+    note_cut(*it);
+    links.erase(it);
+  }
+  // After the named edits, so that naming a bad cable too, or draining its switch, is no error.
+  for (const ErroredCable& c : edits.errored_cables) {
+    auto& links = out.fabrics[c.fabric].links;
+    const auto it = std::find_if(links.begin(), links.end(), [&](const Link& l) {
+      return (l.a.guid == c.guid && l.a.port == c.port) || (l.b.guid == c.guid && l.b.port == c.port);
+    });
+    if (it == links.end()) continue;
     note_cut(*it);
     links.erase(it);
   }

@@ -9,6 +9,7 @@
 #include "simulate/collective/placement_costs.h"
 #include "simulate/collective/prediction.h"
 #include "simulate/scheduler/slurm_nodes.h"
+#include "simulate/whatif/errored_cables.h"
 #include "simulate/whatif/swf_workload.h"
 #include "simulate/whatif/synthetic_workload.h"
 #include "slurm/hostlist.h"
@@ -65,7 +66,12 @@ WhatifCase after_edits(const Cluster& cluster, const WhatifArguments& a, const W
   std::optional<Cluster> edited;
   if (r.edits.changes_fabric()) {
     EditedFabrics e = edit_fabrics(cluster, r.edits);
-    edited = build_cluster(std::move(e.fabrics), load_cluster_options(a.inputs));
+    // The counters chose the edit; the "after" fabric is judged by its shape only (read again,
+    // the ports of the cables taken out would only count as uncabled).
+    ClusterInputs rebuild = a.inputs;
+    rebuild.counter_files.clear();
+    for (Fabric& f : e.fabrics) f.counters = {};
+    edited = build_cluster(std::move(e.fabrics), load_cluster_options(rebuild));
     notes = std::move(e.notes);
     if (!e.hosts_cut.empty())
       notes.push_back(std::to_string(e.hosts_cut.size()) + " node" + (e.hosts_cut.size() > 1 ? "s" : "") +
@@ -86,9 +92,14 @@ WhatifCase after_edits(const Cluster& cluster, const WhatifArguments& a, const W
 WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) {
   if (a.inputs.fabric_files.empty()) throw InputError("whatif", 0, "expected --fabric (the predicted busbw needs it)");
   if (a.profile.empty()) throw InputError("whatif", 0, "expected --profile (a shipped name or a YAML file)");
+  if (!a.inputs.counter_files.empty() && !a.drain_errored)
+    throw InputError("--counters", 0,
+                     "whatif reads port counters only to drain the cables they condemn: add --drain-errored, or "
+                     "leave --counters out");
   WhatifRequest request = request_of(a);
 
   Cluster cluster = load_cluster(a.inputs);
+  if (a.drain_errored) request.edits.errored_cables = cables_to_drain(cluster);
   WhatifSlurm slurm;
   std::vector<std::string> names;
   if (!a.nodes.empty()) names = expand_hostlist_at(a.nodes, "--nodes");

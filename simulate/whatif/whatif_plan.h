@@ -1,7 +1,8 @@
 // A what-if as asked on the command line, made into its request and its cases, and run.
 // The cluster is read once. With edits, the "after" cluster is rebuilt from the edited fabrics
-// the way the "before" one was built (the same site config and name map), the partition's
-// nodes an edit cut off count as down, and both cases are costed with the same profile and
+// the way the "before" one was built (the same site config and name map; not the port
+// counters, which only choose what --drain-errored takes out), the partition's nodes an edit
+// cut off count as down, and both cases are costed with the same profile and
 // message size. Every value is checked here and an error names the option it came from.
 #pragma once
 
@@ -30,6 +31,7 @@ struct WhatifArguments {
   int samples = 100;
   std::string drain, topology;
   std::vector<std::string> drain_switches, remove_cables;
+  bool drain_errored = false;  // every cable over a cable-errors threshold in the counters read (inputs)
   int add_spines = 0;
   std::string workload;
   int cpus_per_node = 1;

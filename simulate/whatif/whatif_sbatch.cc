@@ -29,6 +29,7 @@ std::string run_arguments(const WhatifArguments& o) {
   for (const auto& f : o.inputs.fabric_files) a.insert(a.end(), {"--fabric", absolute(f)});
   if (!o.inputs.name_map.empty()) a.insert(a.end(), {"--node-name-map", absolute(o.inputs.name_map)});
   if (!o.inputs.site_config.empty()) a.insert(a.end(), {"--config", absolute(o.inputs.site_config)});
+  for (const auto& f : o.inputs.counter_files) a.insert(a.end(), {"--counters", absolute(f)});
   const bool file = o.profile.find('/') != std::string::npos || o.profile.ends_with(".yaml") || o.profile.ends_with(".yml");
   a.insert(a.end(), {"--profile", file ? absolute(o.profile) : o.profile});
   auto opt = [&](const char* name, const std::string& v) {
@@ -47,6 +48,7 @@ std::string run_arguments(const WhatifArguments& o) {
   opt("--drain", o.drain);
   for (const auto& s : o.drain_switches) opt("--drain-switch", s);
   for (const auto& c : o.remove_cables) opt("--remove-cable", c);
+  if (o.drain_errored) a.push_back("--drain-errored");  // each shard finds the same cables in the same counters
   if (o.add_spines) opt("--add-spines", std::to_string(o.add_spines));
   if (!o.topology.empty()) opt("--replace-topology", absolute(o.topology));
   if (!o.workload.empty())

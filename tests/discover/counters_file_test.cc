@@ -153,7 +153,7 @@ TEST_CASE("counters files: recognised by content, bad input named by file and li
   CHECK(error_of("\n\n") ==
         "c.txt: empty file (only blank lines): expected ibqueryerrors, perfquery or ibdiagnet2.pm output");
   CHECK(error_of(std::string("ab\0cd", 5)) == "c.txt: binary data, not ibqueryerrors, perfquery or ibdiagnet2.pm output");
-  CHECK(error_of("Switch 36 \"S-0002c9\"\n").starts_with("c.txt: expected ibqueryerrors, perfquery or ibdiagnet2.pm"));
+  CHECK(error_of("Switch 36 \"S-0002c9\"\n").starts_with("c.txt:1: expected ibqueryerrors, perfquery or ibdiagnet2.pm"));
   CHECK(error_of("Errors for \"x\"\n   GUID 0x1 port 1: [SymbolErrorCounter == lots]\n") ==
         "c.txt:2: expected a whole number after \"SymbolErrorCounter ==\", found \"lots\"");
   CHECK(error_of("Errors for \"x\"\n   GUID 0x1 port 300: [SymbolErrorCounter == 1]\n") ==
@@ -167,4 +167,130 @@ TEST_CASE("counters files: recognised by content, bad input named by file and li
   CHECK(error_of("Port=1 Lid=0x0001 GUID=0x1 Device=1 Port Name=x\nsymbol_error_counter=0xzz\n") ==
         "c.txt:2: expected a number or NA after \"symbol_error_counter=\", found \"0xzz\"");
   CHECK(error_of("Port=1 Lid=0x0001 Device=1\n").starts_with("c.txt"));  // not even recognised: no GUID=
+}
+
+TEST_CASE("counters files: the not-recognised error quotes the first line that is not a tool warning, with its line") {
+  const std::string expected =
+      "expected ibqueryerrors, perfquery or ibdiagnet2.pm output (an \"Errors for\" or \"## Summary:\" line, a "
+      "\"# Port counters:\" block, or a \"Port=N Lid=0x.. GUID=0x..\" block), found ";
+  CHECK(error_of("Total errors: 12\n") == "c.txt:1: " + expected + "\"Total errors: 12\"");
+  // ibwarn: lines (saved with 2>&1) and blank lines are passed over to the line that is wrong.
+  CHECK(error_of("ibwarn: [1234] mad_rpc: _do_madrpc failed; dport (Lid 1)\n\n  Total errors: 12\r\n") ==
+        "c.txt:3: " + expected + "\"Total errors: 12\"");
+  CHECK(error_of("ibwarn: [1234] mad_rpc: _do_madrpc failed\n\nibwarn: [1234] dump_perfcounters: query failed\n") ==
+        "c.txt: " + expected + "only \"ibwarn:\" lines (the tool's warnings, not its output)");
+  // A run whose first queries all failed: more warnings than the first 4 KiB, then the output.
+  std::string warned;
+  for (int i = 0; i < 100; ++i)
+    warned += "ibwarn: [1234] print_errors: IB_GSI_PORT_COUNTERS query failed on leaf02, Lid 4 port " +
+              std::to_string(i) + "\n";
+  REQUIRE(warned.size() > 4096);
+  const CounterReadings r = parse_counters_text(
+      warned + "Errors for \"dgx003 mlx5_0\"\n   GUID 0xb83fd20300c00021 port 1: [PortRcvErrors == 25]\n", "c.txt");
+  CHECK(r.form == "ibqueryerrors");
+  REQUIRE(r.ports.size() == 1);
+  CHECK(r.ports[0].line == 102);
+}
+
+TEST_CASE("ibqueryerrors: a port line's error quotes the line as written, or its token as in the file") {
+  CHECK(error_of("## Summary: 7 nodes checked, 1 bad nodes found\n"
+                 "   GUID 0xb83fd20300a00000 port 1: [SymbolErrorCounter == 500]\n") ==
+        "c.txt:2: expected an \"Errors for\" line before the first port line, found \"GUID 0xb83fd20300a00000 ...\"");
+  CHECK(error_of("Errors for \"x\"\n   GUID b83fd20300a00000 port 1: [SymbolErrorCounter == 1]\n") ==
+        "c.txt:2: expected a GUID \"0x<hex>\" after \"GUID\", found \"b83fd20300a00000\"");
+  CHECK(error_of("Errors for \"x\"\n   GUID 0x1 prt 1: [SymbolErrorCounter == 1]\n") ==
+        "c.txt:2: expected \"GUID 0x<hex> port N:\", found \"GUID 0x1 prt 1: [SymbolE...\"");
+  CHECK(error_of("Errors for \"x\"\n   GUID 0x1 port 1 [SymbolErrorCounter == 1]\n") ==
+        "c.txt:2: expected \"GUID 0x<hex> port N:\" with a colon, found \"GUID 0x1 port 1 [SymbolE...\"");
+}
+
+TEST_CASE("ibqueryerrors: a count of PMA query failures that does not fit is an error, not a wrapped number") {
+  const std::string summary = "## Summary: 1 nodes checked, 0 bad nodes found\n##          ";
+  CHECK(parse_counters_text(summary + "2147483647 PMA query failures\n", "c.txt").failed_queries == 2147483647);
+  CHECK(error_of(summary + "2147483648 PMA query failures\n") ==
+        "c.txt:2: expected a count 0-2147483647 before \"PMA query failures\", found \"2147483648\"");
+  CHECK(error_of(summary + "18446744073709551616 PMA query failures\n") ==
+        "c.txt:2: expected a count 0-2147483647 before \"PMA query failures\", found \"18446744073709551616\"");
+  CHECK(error_of(summary + "many PMA query failures\n") ==
+        "c.txt:2: expected a count 0-2147483647 before \"PMA query failures\", found \"many\"");
+}
+
+TEST_CASE("perfquery -x then perfquery of one port in one file: the plain block does not overwrite the 64-bit values") {
+  // What an admin's saved file holds after `perfquery -x L P >f; perfquery L P >>f` on a port
+  // whose PMA has CapabilityMask2 bit 1: the -x block carries the error counters, 64 bits wide;
+  // the plain block's 16-, 8- and 32-bit copies stopped at all ones. Lines as perfquery prints
+  // them (tests/data/counters/perfquery-port.txt; libibmad's extended error fields).
+  const std::string extended =
+      "# Port extended counters: Lid 1 port 1 (CapMask: 0x1300 CapMask2: 0x0000002)\n"
+      "PortSelect:......................1\n"
+      "CounterSelect:...................0x0000\n"
+      "PortXmitData:....................120528\n"
+      "PortRcvData:.....................120600\n"
+      "PortXmitPkts:....................1674\n"
+      "PortRcvPkts:.....................1675\n"
+      "PortUnicastXmitPkts:.............0\n"
+      "PortUnicastRcvPkts:..............0\n"
+      "PortMulticastXmitPkts:...........0\n"
+      "PortMulticastRcvPkts:............0\n"
+      "CounterSelect2:..................0x00000000\n"
+      "SymbolErrorCounter:..............70000\n"
+      "LinkErrorRecoveryCounter:........12\n"
+      "LinkDownedCounter:...............300\n"
+      "PortRcvErrors:...................0\n"
+      "PortRcvRemotePhysicalErrors:.....0\n"
+      "PortRcvSwitchRelayErrors:........0\n"
+      "PortXmitDiscards:................0\n"
+      "PortXmitConstraintErrors:........0\n"
+      "PortRcvConstraintErrors:.........0\n"
+      "LocalLinkIntegrityErrors:........0\n"
+      "ExcessiveBufferOverrunErrors:....0\n"
+      "VL15Dropped:.....................0\n"
+      "PortXmitWait:....................5000000000\n"
+      "QP1Dropped:......................0\n";
+  const std::string plain =
+      "# Port counters: Lid 1 port 1 (CapMask: 0x1300)\n"
+      "PortSelect:......................1\n"
+      "CounterSelect:...................0x0000\n"
+      "SymbolErrorCounter:..............65535\n"
+      "LinkErrorRecoveryCounter:........12\n"
+      "LinkDownedCounter:...............255\n"
+      "PortRcvErrors:...................0\n"
+      "PortRcvRemotePhysicalErrors:.....0\n"
+      "PortRcvSwitchRelayErrors:........0\n"
+      "PortXmitDiscards:................0\n"
+      "PortXmitConstraintErrors:........0\n"
+      "PortRcvConstraintErrors:.........0\n"
+      "CounterSelect2:..................0x00\n"
+      "LocalLinkIntegrityErrors:........0\n"
+      "ExcessiveBufferOverrunErrors:....0\n"
+      "QP1Dropped:......................0\n"
+      "VL15Dropped:.....................0\n"
+      "PortXmitData:....................120384\n"
+      "PortRcvData:.....................120456\n"
+      "PortXmitPkts:....................1672\n"
+      "PortRcvPkts:.....................1673\n"
+      "PortXmitWait:....................4294967295\n";
+  for (const std::string& text : {extended + plain, plain + extended}) {
+    const CounterReadings r = parse_counters_text(text, "saved.txt");
+    CHECK(r.form == "perfquery");
+    REQUIRE(r.ports.size() == 1);  // one port, two blocks
+    const PortCounters& p = r.ports[0];
+    CHECK(p.line == 1);
+    CHECK(p[PC::SymbolErrorCounter] == 70000);
+    CHECK_FALSE(p.maxed(PC::SymbolErrorCounter));
+    CHECK(p[PC::LinkDownedCounter] == 300);
+    CHECK_FALSE(p.maxed(PC::LinkDownedCounter));
+    CHECK(p[PC::PortXmitWait] == 5000000000ull);
+    CHECK_FALSE(p.maxed(PC::PortXmitWait));
+    CHECK(p[PC::LinkErrorRecoveryCounter] == 12);
+    CHECK(p.at_max == 0);
+  }
+  // Without CapabilityMask2 bit 1 the -x block has no error counters: the plain block gives them,
+  // "at least" where they stopped (the captured file: perfquery, then perfquery -x).
+  const std::string data_only = extended.substr(0, extended.find("CounterSelect2:"));
+  const CounterReadings r = parse_counters_text(data_only + plain, "saved.txt");
+  REQUIRE(r.ports.size() == 1);
+  CHECK(r.ports[0][PC::SymbolErrorCounter] == 65535);
+  CHECK(r.ports[0].maxed(PC::SymbolErrorCounter));
+  CHECK(r.ports[0].maxed(PC::PortXmitWait));
 }

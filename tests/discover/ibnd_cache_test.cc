@@ -133,6 +133,21 @@ TEST_CASE("ibnd cache bad: an LMC beyond 7 is refused before libibnetdisc alloca
   CHECK(std::string(e.what()).find("expected an LMC of 0 to 7 in port record 141, found 32") != std::string::npos);
 }
 
+TEST_CASE("ibnd cache bad: a port number beyond the node's NumPorts is refused before libibnetdisc writes past its array") {
+  std::string bytes = read_file(kCache);
+  // Node record 1 starts after the 28-byte header; its NumPorts is byte 77, and its one port
+  // key (port 1) follows the 207-byte record. libibnetdisc 44 stores that port at ports[1] of a
+  // one-entry array and later frees what lies past it (the fuzzer's bad free, in CI).
+  const size_t num_ports = 28 + 77;
+  REQUIRE(bytes[num_ports] == 1);
+  REQUIRE(bytes[28 + 206] == 1);
+  bytes[num_ports] = 0;
+  TempFile damaged("numports", bytes);
+  InputError e = error_of(damaged.path);
+  CHECK(std::string(e.what()).find("expected port numbers up to the node's NumPorts (0) in node record 1, found port 1") !=
+        std::string::npos);
+}
+
 TEST_CASE("ibnd cache bad: another cache version") {
   std::string bytes = read_file(kCache);
   bytes[4] = 2;  // the little-endian version word after the magic

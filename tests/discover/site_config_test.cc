@@ -43,6 +43,23 @@ InputError error_of(const std::string& path) {
   return InputError("", 0, "");
 }
 
+// A site.yaml that must be refused: at this line, saying this.
+struct Bad {
+  const char* yaml;
+  int line;
+  const char* says;
+};
+
+void check_refused(const Scratch& s, const Bad& bad) {
+  const std::string yaml = bad.yaml;
+  CAPTURE(yaml);
+  const std::string path = s.write(bad.yaml);
+  const InputError e = error_of(path);
+  CHECK(e.file() == path);
+  CHECK(e.line() == bad.line);
+  CHECK(std::string(e.what()).find(bad.says) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("load_site_config: the documented example") {
@@ -88,11 +105,6 @@ TEST_CASE("load_site_config: short forms") {
 
 TEST_CASE("load_site_config: errors carry the YAML line and say what was expected") {
   const Scratch s;
-  struct Bad {
-    const char* yaml;
-    int line;
-    const char* says;
-  };
   for (const Bad& bad : {
            Bad{"host_regex: '(\\S+)'\nexclude_host: [a]\n", 2,
                "unknown key `exclude_host`; expected one of host_regex, exclude_hosts, "
@@ -119,15 +131,8 @@ TEST_CASE("load_site_config: errors carry the YAML line and say what was expecte
            Bad{"host_regex: '(a)'\nhost_regex: '(b)'\n", 2, "`host_regex` only once"},
            Bad{"- a\n- b\n", 1, "a map with keys host_regex"},
            Bad{"host_regex: '(a)'\n\nexclude_hosts: [a, b\n", 4, "expected YAML: end of sequence"},
-       }) {
-    const std::string yaml = bad.yaml;
-    CAPTURE(yaml);
-    const std::string path = s.write(bad.yaml);
-    const InputError e = error_of(path);
-    CHECK(e.file() == path);
-    CHECK(e.line() == bad.line);
-    CHECK(std::string(e.what()).find(bad.says) != std::string::npos);
-  }
+       })
+    check_refused(s, bad);
   CHECK(error_of((s.dir / "missing.yaml").string()).line() == 0);
 }
 
@@ -166,11 +171,6 @@ TEST_CASE("site config: counter_thresholds replaces the thresholds of the counte
 
 TEST_CASE("site config: counter_thresholds errors carry the YAML line and say what was expected") {
   Scratch s;
-  struct Bad {
-    const char* yaml;
-    int line;
-    const char* says;
-  };
   for (const Bad& bad : {
            // An unknown counter: the list of libibmad's names, and what was given.
            Bad{"host_regex: '(a)'\ncounter_thresholds:\n  SymbolErrorCounter: 5\n  SymbolErrors: 5\n", 4,
@@ -188,13 +188,44 @@ TEST_CASE("site config: counter_thresholds errors carry the YAML line and say wh
            Bad{"counter_thresholds:\n  PortRcvErrors: [1]\n", 2, "expected `PortRcvErrors` to be a whole number >= 0"},
            Bad{"counter_thresholds: 10\n", 1, "expected `counter_thresholds` as a map of counter name to a number or off"},
            Bad{"counter_thresholds: [SymbolErrorCounter]\n", 1, "as a map of counter name to a number or off"},
-       }) {
-    const std::string yaml = bad.yaml;
-    CAPTURE(yaml);
-    const std::string path = s.write(bad.yaml);
-    const InputError e = error_of(path);
-    CHECK(e.file() == path);
-    CHECK(e.line() == bad.line);
-    CHECK(std::string(e.what()).find(bad.says) != std::string::npos);
-  }
+       })
+    check_refused(s, bad);
+}
+
+TEST_CASE("site config: counter_thresholds are 64 bits wide, as the counters are") {
+  Scratch s;
+  auto at = [](const SiteConfig& site, PortCounter c) { return site.counter_thresholds[static_cast<size_t>(c)]; };
+  const SiteConfig site = load_site_config(s.write(
+      "counter_thresholds:\n  PortXmitWait: 5000000000\n  SymbolErrorCounter: 9223372036854775807\n"
+      "  PortRcvErrors: 0x100000000\n  LinkDownedCounter: '2147483648'\n"));
+  CHECK(at(site, PortCounter::PortXmitWait) == 5000000000LL);
+  CHECK(at(site, PortCounter::SymbolErrorCounter) == 9223372036854775807LL);
+  CHECK(at(site, PortCounter::PortRcvErrors) == 0x100000000LL);
+  CHECK(at(site, PortCounter::LinkDownedCounter) == 2147483648LL);
+
+  for (const Bad& bad : {
+           // Beyond what a threshold holds: say so rather than wrap or saturate.
+           Bad{"counter_thresholds:\n  PortXmitWait: 9223372036854775808\n", 2,
+               "expected `PortXmitWait` to be a whole number >= 0 (at most 9223372036854775807), or off"},
+           Bad{"counter_thresholds:\n  PortXmitWait: 18446744073709551616\n", 2, "(at most 9223372036854775807)"},
+           Bad{"counter_thresholds:\n  PortXmitWait: -5000000000\n", 2, "expected `PortXmitWait` to be a whole number >= 0"},
+           Bad{"counter_thresholds:\n  PortXmitWait: 1e9\n", 2, "expected `PortXmitWait` to be a whole number >= 0"},
+           Bad{"counter_thresholds:\n  PortXmitWait: Off\n", 2, "or off"},
+           Bad{"counter_thresholds:\n  PortXmitWait:\n", 2, "expected `PortXmitWait` to be a whole number >= 0"},
+       })
+    check_refused(s, bad);
+}
+
+TEST_CASE("site config: a counter named twice in counter_thresholds is refused, naming the first line") {
+  Scratch s;
+  InputError e = error_of(s.write(
+      "host_regex: '(\\S+)'\ncounter_thresholds:\n  SymbolErrorCounter: 50\n  PortRcvErrors: 5\n"
+      "  SymbolErrorCounter: off\n"));
+  CHECK(e.line() == 5);
+  CHECK(std::string(e.what()).ends_with(
+      ":5: expected `counter_thresholds` to name each counter once, but `SymbolErrorCounter` is also at line 3"));
+  // The flow form: both on one line.
+  e = error_of(s.write("counter_thresholds: {PortXmitWait: 1, PortXmitWait: 2}\n"));
+  CHECK(e.line() == 1);
+  CHECK(std::string(e.what()).find("but `PortXmitWait` is also at line 1") != std::string::npos);
 }

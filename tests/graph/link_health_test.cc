@@ -77,7 +77,16 @@ TEST_CASE("link health: ibqueryerrors, with or without --details, names every ca
     CHECK(a->detail.find(std::string(file) + ":") != std::string::npos);
     CHECK(a->detail.find("replace the cable") != std::string::npos);
     CHECK(finding_kind(K::CableErrors).severity == Severity::Fail);
-    REQUIRE(c.cable_health.size() == 4);
+    // Every matched end that counted something is kept (the textfile's series), dgx002's too,
+    // marked as under its thresholds.
+    REQUIRE(c.cable_health.size() == 5);
+    int under = 0;
+    for (const CableEndHealth& h : c.cable_health)
+      if (h.over == 0) {
+        ++under;
+        CHECK(h.cable == "dgx002 mlx5_0 - su1-rail0[2]");
+      }
+    CHECK(under == 1);
   }
 }
 
@@ -165,4 +174,27 @@ TEST_CASE("link health: without counters nothing is judged and nothing is said")
   const Cluster c = with_counters({});
   CHECK(c.counter_sources.empty());
   CHECK(findings(c).empty());
+}
+
+TEST_CASE("link health: port 0 is not cabled only on a switch the fabric has") {
+  // A switch's port 0 (its management port) never has a cable; on a GUID the fabric does not
+  // have, it is another fabric's port like any other, and says so.
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("link_health_port0_" + std::to_string(getpid()) + ".txt")).string();
+  std::ofstream(path) << "Errors for 0xb83fd20300a00000 \"MF0;su1-rail0:MQM8700/U1\"\n"
+                         "   GUID 0xb83fd20300a00000 port 0: [SymbolErrorCounter == 500]\n"
+                         "Errors for 0x0002c90300001234 \"MF0;elsewhere:MQM8700/U1\"\n"
+                         "   GUID 0x0002c90300001234 port 0: [SymbolErrorCounter == 500]\n";
+  ClusterInputs in;
+  in.fabric_files = {kData + "fabric.ibnetdiscover"};
+  in.counter_files = {path};
+  const Cluster c = load_cluster(in);
+  std::filesystem::remove(path);
+  REQUIRE(c.counter_sources.size() == 1);
+  CHECK(c.counter_sources[0].no_cable == 1);
+  CHECK(c.counter_sources[0].unknown == 1);
+  const Anomaly* a = finding(c, K::UnmatchedCounters, path);
+  REQUIRE(a);
+  CHECK(a->detail.find("0x0002c90300001234 port 0 (line 4)") != std::string::npos);
+  for (const auto& f : findings(c)) CHECK(f.first == "unmatched-counters");
 }

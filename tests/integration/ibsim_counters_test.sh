@@ -52,11 +52,30 @@ set_counter "$leaf2" 2 LinkDownedCounter 255
 set_counter "$h6" 1 SymbolErrorCounter 3
 sleep 0.5
 
+mkdir -p "$WORK/textfile"
 if "$SLURMTOPO" discover fabric --help >/dev/null && ibsim_env_run "$SLURMTOPO" discover fabric --counters --save "$WORK/live.json" \
-     >live.txt 2>live.err; then
+     --textfile "$WORK/textfile" >live.txt 2>live.err; then
   pass "discover fabric --counters exits 0"
 else
   fail "discover fabric --counters" "$(cat live.err)"
+fi
+
+# The node_exporter textfile: both ends of the host cable, labelled as at the rack; dgx006's 3
+# symbol errors (under the threshold) kept as a series; and valid for Prometheus.
+prom=$WORK/textfile/slurmtopo_counters.prom
+if ! grep -q '^slurmtopo_infiniband_symbol_error_total{end="switch",switch="su1-rail0",port="1",host="dgx001",hca="mlx5_0"} 500$' "$prom" ||
+   ! grep -q '^slurmtopo_infiniband_port_errors_received_total{end="hca",switch="su1-rail0",port="1",host="dgx001",hca="mlx5_0"} 40$' "$prom" ||
+   ! grep -q '^slurmtopo_infiniband_symbol_error_total{end="hca",.*host="dgx006",hca="mlx5_0"} 3$' "$prom"; then
+  fail "--textfile" "$(cat "$prom" 2>&1)"
+else
+  pass "--textfile: per-cable-end series, both ends, with switch, port, host and HCA"
+fi
+if ! command -v promtool >/dev/null; then
+  [[ ${SLURMTOPO_NO_SKIPS:-0} == 1 ]] && fail "promtool" "not installed (package prometheus)" || echo "SKIP: promtool not installed"
+elif promtool check metrics <"$prom" >promtool.out 2>&1; then
+  pass "promtool check metrics accepts the textfile"
+else
+  fail "promtool check metrics" "$(cat promtool.out)"
 fi
 ibsim_env_run ibqueryerrors >ibqueryerrors.txt 2>/dev/null
 ibsim_env_run ibqueryerrors --details >ibqueryerrors-details.txt 2>/dev/null

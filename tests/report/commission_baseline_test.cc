@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -95,4 +96,33 @@ TEST_CASE("report baseline: node findings are not fixed by a report that did not
   REQUIRE(r.baseline);
   CHECK(r.baseline->fixed.empty());
   CHECK(r.baseline->still_open.size() == r.findings.size());
+}
+
+TEST_CASE("report baseline: port-counter findings by cable — a replaced cable is fixed, a new one new, the rest still open") {
+  const std::string before = write_temp("counters-before.json", commission_json(counters_report()));
+  // The next read: su1-rail0[1]'s cable was replaced (no errors), dgx002's cable now errors
+  // beyond the threshold, the others are as they were.
+  const std::string after = write_temp("counters-after.txt",
+                                       "Errors for \"dgx003 mlx5_0\"\n"
+                                       "   GUID 0xb83fd20300c00021 port 1: [PortRcvErrors == 25]\n"
+                                       "Errors for 0xb83fd20300a00010 \"MF0;su2-rail0:MQM8700/U1\"\n"
+                                       "   GUID 0xb83fd20300a00010 port 3: [PortRcvRemotePhysicalErrors == 200]\n"
+                                       "Errors for 0xb83fd20300a00020 \"MF0;rail0-spine01:MQM8700/U1\"\n"
+                                       "   GUID 0xb83fd20300a00020 port 3: [PortXmitDiscards == 150]\n"
+                                       "Errors for \"dgx002 mlx5_0\"\n"
+                                       "   GUID 0xb83fd20300c00011 port 1: [SymbolErrorCounter == 50]\n");
+  CommissionRequest req = counters_request();
+  req.inputs.counter_files = {after};
+  req.baseline = before;
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(r.baseline);
+  std::vector<std::string> fresh, fixed, open;
+  for (int i : r.baseline->new_findings) fresh.push_back(r.findings[i].key());
+  for (const auto& f : r.baseline->fixed) fixed.push_back(f.key());
+  for (int i : r.baseline->still_open) open.push_back(r.findings[i].key());
+  CHECK(fresh == std::vector<std::string>{"cable-errors\tdgx002 mlx5_0 - su1-rail0[2]"});
+  CHECK(fixed == std::vector<std::string>{"cable-errors\tsu1-rail0[1] - dgx001 mlx5_0"});
+  CHECK(std::find(open.begin(), open.end(), "cable-errors\tdgx003 mlx5_0 - su2-rail0[1]") != open.end());
+  CHECK(std::find(open.begin(), open.end(), "congestion\trail0-spine01[3] - su2-rail0[3]") != open.end());
+  CHECK(std::find(open.begin(), open.end(), "upstream-errors\tsu2-rail0[3] - rail0-spine01[3]") != open.end());
 }

@@ -47,13 +47,23 @@ TEST_CASE("report JSON: port_counters and cable_health, the same as inspect --js
   CHECK(j["port_counters"][0]["ports"] == 6);
   CHECK(j["port_counters"][0]["matched"] == 5);
   CHECK(j["port_counters"][0]["unknown"] == 0);
-  REQUIRE(j["cable_health"].size() == 4);
+  // Four ends over a threshold, and dgx002's 5 symbol errors under it (threshold 10).
+  REQUIRE(j["cable_health"].size() == 5);
+  int under = 0;
+  for (const auto& row : j["cable_health"])
+    if (row["over_threshold"] == false) {
+      ++under;
+      CHECK(row["cable"] == "dgx002 mlx5_0 - su1-rail0[2]");
+      CHECK(row["counters"]["SymbolErrorCounter"]["value"] == 5);
+    }
+  CHECK(under == 1);
   const auto& first = j["cable_health"][0];
   CHECK(first["cable"] == "su1-rail0[1] - dgx001 mlx5_0");
   CHECK(first["fabric"] == "fabric");
   CHECK(first["source"] == file);
   CHECK(first["line"] == 13);
   CHECK(first["counters"]["SymbolErrorCounter"]["value"] == 500);
+  CHECK(first["over_threshold"] == true);
   CHECK(first["counters"]["SymbolErrorCounter"]["over_threshold"] == true);
   CHECK(first["counters"]["SymbolErrorCounter"]["at_least"] == false);
   CHECK_FALSE(first["counters"]["SymbolErrorCounter"].contains("per_second"));  // one read: no rate
