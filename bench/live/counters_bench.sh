@@ -60,5 +60,9 @@ measure "slurmtopo discover fabric --counters (sweep, every cabled port both end
 measure "ibqueryerrors --load-cache (no sweep)" ibqueryerrors --load-cache "$work/fabric.cache"
 measure "slurmtopo discover counters --fabric (the same cache, no sweep)" \
   "$SLURMTOPO" discover counters --fabric "$work/fabric.cache"
+# What loading the cache alone costs each (libibnetdisc's ibnd_load_fabric in both), so the
+# reads themselves can be told apart.
+measure "ibnetdiscover --load-cache (the cache alone)" ibnetdiscover --load-cache "$work/fabric.cache"
+measure "slurmtopo inspect --fabric (the cache alone)" "$SLURMTOPO" inspect --fabric "$work/fabric.cache"
 measure "perfquery, one run per switch (-a -l) and per HCA port ($(wc -l <"$work/perfquery.args") runs)" \
   bash "$work/perfquery-all.sh"

@@ -148,6 +148,17 @@ TEST_CASE("ibnd cache bad: a port number beyond the node's NumPorts is refused b
         std::string::npos);
 }
 
+TEST_CASE("ibnd cache bad: a port record no node lists is refused before libibnetdisc links and frees it") {
+  std::string bytes = read_file(kCache);
+  // Port record 1 starts where the node records end (3457); its port number is byte 8.
+  const size_t port_num = 3457 + 8;
+  REQUIRE(static_cast<unsigned char>(bytes[port_num]) < 200);
+  bytes[port_num] = static_cast<char>(200);
+  TempFile damaged("unclaimed", bytes);
+  InputError e = error_of(damaged.path);
+  CHECK(std::string(e.what()).find("port record 1 (port 200) is listed by no node, by another node, or repeated") != std::string::npos);
+}
+
 TEST_CASE("ibnd cache bad: another cache version") {
   std::string bytes = read_file(kCache);
   bytes[4] = 2;  // the little-endian version word after the magic
