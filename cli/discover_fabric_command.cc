@@ -139,6 +139,7 @@ void add_discover_fabric_command(CLI::App& discover) {
   cmd->add_flag("--allow-partial", o->allow_partial, kAllowPartial);
   cmd->add_option("--name", o->request.name, "label of this fabric in output (default: CA and port)");
   add_fabric_options(*cmd, o->request.inputs, FabricOption::MapsOnly);
+  add_plan_option(*cmd, o->request.inputs);
   add_json_flag(*cmd, o->request.json);
   add_save_option(*cmd, o->save, "with the forwarding tables");
   cmd->callback([o, routes] {

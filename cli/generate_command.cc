@@ -13,7 +13,7 @@ struct Common {
   std::string output;
   std::string speed = "NDR";
   std::string format = "ibnetdiscover";
-  std::vector<std::string> remove_cables, degrade_cables, cross_rails, hca_generations;
+  std::vector<std::string> remove_cables, degrade_cables, cross_rails, hca_generations, swap_cables, move_cables;
   int planes = 1;
   bool factory_hcas = false;
   std::string name_map_output;
@@ -31,7 +31,10 @@ Fabric with_faults(Fabric fabric, const Common& c) {
   std::vector<HcaGeneration> generations;
   for (const auto& spec : c.hca_generations) generations.push_back(parse_hca_generation(spec));
   apply_hca_generations(fabric, generations);
-  apply_faults(fabric, parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails));
+  Faults faults = parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails);
+  faults.swap_cables = parse_switch_port_pairs("--swap-cables", c.swap_cables);
+  faults.move_cables = parse_switch_port_pairs("--move-cable", c.move_cables);
+  apply_faults(fabric, faults);
   if (!c.name_map_output.empty()) write_output(c.name_map_output, synthetic_node_name_map(fabric));
   if (c.factory_hcas) give_factory_descriptions(fabric);
   return fabric;
@@ -64,6 +67,11 @@ void add_common(CLI::App& cmd, Common& c) {
       ->check(one_of({"ibnetdiscover", "ibsim"}))
       ->capture_default_str();
   cmd.add_option("--remove-cable", c.remove_cables, "remove a cable: 'A,B', one cable between A and B left out (repeatable)");
+  cmd.add_option("--swap-cables", c.swap_cables,
+                 "'A[p],B[q]': the cables in switch ports A[p] and B[q] exchange places, as two cables plugged into "
+                 "each other's ports (repeatable)");
+  cmd.add_option("--move-cable", c.move_cables,
+                 "'A[p],B[q]': the cable in switch port A[p] is plugged into the free port B[q] instead (repeatable)");
   cmd.add_option("--degrade-cable", c.degrade_cables,
                  "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
   cmd.add_option("--hca-generation", c.hca_generations,

@@ -40,6 +40,7 @@ void add_inspect_command(CLI::App& app) {
                               "with every host's GPU -> NIC -> rail -> leaf, for automation"}}));
   add_fabric_options(*cmd, opt->inputs, FabricOption::Required);
   add_counters_option(*cmd, opt->inputs);
+  add_plan_option(*cmd, opt->inputs);
   add_json_flag(*cmd, opt->json);
   add_save_option(*cmd, opt->save);
   cmd->add_option("--suggest-map", opt->suggest_map,

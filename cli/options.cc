@@ -34,6 +34,13 @@ void add_counters_option(CLI::App& app, ClusterInputs& inputs, const std::string
       ->check(CLI::ExistingFile);
 }
 
+void add_plan_option(CLI::App& app, ClusterInputs& inputs) {
+  app.add_option("--plan", inputs.plan_files,
+                 "the cabling plan to check every cable against: a fabric accepted earlier (slurmtopo snapshot, "
+                 "ibnetdiscover text or cache), its cables named by switch and port, host and HCA")
+      ->check(CLI::ExistingFile);
+}
+
 CLI::Option* add_nodes_dir_option(CLI::App& app, std::string& dir, const std::string& what) {
   return app
       .add_option("--nodes-dir", dir,

@@ -27,6 +27,8 @@ CLI::Option* add_fabric_options(CLI::App& app, ClusterInputs& inputs, FabricOpti
 // --counters FILE (repeatable): the port counters inspect and report judge cables by (and
 // whatif --drain-errored drains them by); `what` follows the forms.
 void add_counters_option(CLI::App& app, ClusterInputs& inputs, const std::string& what = "");
+// --plan FILE: the cabling plan (graph/plan_check.h).
+void add_plan_option(CLI::App& app, ClusterInputs& inputs);
 
 // What the node-description options fill.
 struct NodeInputs {

@@ -16,6 +16,8 @@ std::string command_line(const CommissionRequest& r, const NodeInputs& n, const 
   for (const auto& f : r.inputs.fabric_files) s += " --fabric " + f;
   if (!r.inputs.name_map.empty()) s += " --node-name-map " + r.inputs.name_map;
   if (!r.inputs.site_config.empty()) s += " --config " + r.inputs.site_config;
+  for (const auto& f : r.inputs.counter_files) s += " --counters " + f;
+  for (const auto& f : r.inputs.plan_files) s += " --plan " + f;
   if (!n.sources.nodes_dir.empty()) s += " --nodes-dir " + n.sources.nodes_dir;
   for (const auto& c : n.sources.node_classes) s += " --node-class '" + c + "'";
   if (!r.slurm_conf.empty()) s += " --slurm-conf " + r.slurm_conf;
@@ -52,6 +54,7 @@ void add_report_command(CLI::App& app) {
                               "the page to hand over, and the JSON a cron job gates on (exit 0, 3 or 4)"}}));
   add_fabric_options(*cmd, opt->request.inputs, FabricOption::Required);
   add_counters_option(*cmd, opt->request.inputs);
+  add_plan_option(*cmd, opt->request.inputs);
   add_node_options(*cmd, opt->nodes);
   add_slurm_conf_option(*cmd, opt->request.slurm_conf, "Slurm's nodes, its NodeName lines");
   cmd->add_option("--cluster-name", opt->request.cluster_name,

@@ -163,6 +163,45 @@ void cross_rails(Fabric& f, const CrossedRails& x) {
   std::swap(far_end(*lj, hj), far_end(*lk, hk));
 }
 
+// The cable end plugged into that switch port.
+LinkEnd& end_in(Fabric& f, const SwitchPort& at) {
+  const FabricNode* sw = switch_named(f, at.name);
+  require(sw != nullptr, "no switch named '" + at.name + "'");
+  for (auto& l : f.links)
+    for (LinkEnd* e : {&l.a, &l.b})
+      if (e->guid == sw->guid && e->port == at.port) return *e;
+  throw FaultError("no cable in " + at.name + "[" + std::to_string(at.port) + "]");
+}
+
+LinkEnd& other_end(Fabric& f, const LinkEnd& e) {
+  for (auto& l : f.links) {
+    if (&l.a == &e) return l.b;
+    if (&l.b == &e) return l.a;
+  }
+  throw FaultError("a cable end outside the fabric's cables");
+}
+
+void swap_cables(Fabric& f, const SwitchPort& x, const SwitchPort& y) {
+  LinkEnd& ex = end_in(f, x);
+  LinkEnd& ey = end_in(f, y);
+  require(&ex != &ey, "expected two different ports");
+  // Each far end goes with the other port: x now reaches what y reached, and the reverse.
+  std::swap(other_end(f, ex), other_end(f, ey));
+}
+
+void move_cable(Fabric& f, const SwitchPort& from, const SwitchPort& to) {
+  LinkEnd& e = end_in(f, from);
+  const FabricNode* sw = switch_named(f, to.name);
+  require(sw != nullptr, "no switch named '" + to.name + "'");
+  require(to.port >= 1 && to.port <= sw->num_ports,
+          to.name + " has ports 1-" + std::to_string(sw->num_ports) + ", not " + std::to_string(to.port));
+  for (const auto& l : f.links)
+    for (const LinkEnd* o : {&l.a, &l.b})
+      require(!(o->guid == sw->guid && o->port == to.port),
+              to.name + "[" + std::to_string(to.port) + "] already holds a cable");
+  move_switch_end(e, *sw, to.port);
+}
+
 // Nodes among `candidates` that no cable reaches any more.
 void drop_uncabled(Fabric& f, std::vector<uint64_t> candidates) {
   std::sort(candidates.begin(), candidates.end());
@@ -192,8 +231,14 @@ void apply_faults(Fabric& fabric, const Faults& faults) {
   as_option("--cross-rails", [&] {
     for (const auto& x : faults.cross_rails) cross_rails(fabric, x);
   });
+  as_option("--swap-cables", [&] {
+    for (const auto& [x, y] : faults.swap_cables) swap_cables(fabric, x, y);
+  });
+  as_option("--move-cable", [&] {
+    for (const auto& [from, to] : faults.move_cables) move_cable(fabric, from, to);
+  });
   // Back in link order, so "the first cable between" below means the lowest port.
-  if (!faults.miscable_rail.empty() || !faults.cross_rails.empty()) normalize(fabric);
+  normalize(fabric);
 
   std::vector<uint64_t> touched;
   as_option("--remove-cable", [&] {
@@ -236,6 +281,27 @@ std::vector<std::string> split_commas(const std::string& s) {
 }
 
 }  // namespace
+
+std::vector<std::pair<SwitchPort, SwitchPort>> parse_switch_port_pairs(const char* option,
+                                                                       const std::vector<std::string>& args) {
+  auto port_of = [](const std::string& text, SwitchPort& out) {
+    const size_t open = text.find('[');
+    if (open == 0 || open == std::string::npos || text.back() != ']') return false;
+    const std::string digits = text.substr(open + 1, text.size() - open - 2);
+    if (digits.empty() || digits.size() > 3 || !std::all_of(digits.begin(), digits.end(), ::isdigit)) return false;
+    out = {text.substr(0, open), std::stoi(digits)};
+    return out.port >= 1;
+  };
+  std::vector<std::pair<SwitchPort, SwitchPort>> pairs;
+  for (const auto& arg : args) {
+    auto parts = split_commas(arg);
+    SwitchPort a, b;
+    if (parts.size() != 2 || !port_of(parts[0], a) || !port_of(parts[1], b))
+      throw InputError(option, 0, "expected 'SWITCH[PORT],SWITCH[PORT]' (leaf01[3],leaf01[4]), got '" + arg + "'");
+    pairs.emplace_back(a, b);
+  }
+  return pairs;
+}
 
 Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables,
                     const std::vector<std::string>& cross_rails) {

@@ -21,7 +21,13 @@ struct CrossedRails {
   int rail_j = 0, rail_k = 1;
 };
 
-// Faults for tests, applied in this order: miscable, remove, degrade, unnamed (so the earlier
+// A switch port as a technician names it: "leaf03[17]".
+struct SwitchPort {
+  std::string name;
+  int port = 0;
+};
+
+// Faults for tests, applied in this order: miscable, swap, move, remove, degrade, unnamed (so the earlier
 // ones can still name the hosts). A name is a switch name ("leaf001"), a host name ("gpu001",
 // meaning any of its HCAs) or a full HCA description ("gpu001 mlx5_1"). A node left without
 // cables is dropped, since no sweep could reach it. (The "= {}" lets designated initializers
@@ -37,6 +43,11 @@ struct Faults {
   // (host, rail j, rail k): the host's mlx5_j and mlx5_k cables change leaves (each takes the
   // other's switch port), as two crossed cables at the rack do.
   std::vector<CrossedRails> cross_rails = {};
+  // The cables in the two ports exchange places (--swap-cables A[p],B[q]): each far end now
+  // reaches the other port.
+  std::vector<std::pair<SwitchPort, SwitchPort>> swap_cables = {};
+  // The cable in the first port moves to the second, which must be free (--move-cable A[p],B[q]).
+  std::vector<std::pair<SwitchPort, SwitchPort>> move_cables = {};
 };
 
 // Throws InputError on an unknown name or when the named nodes share no cable, naming the
@@ -50,5 +61,10 @@ void apply_faults(Fabric& fabric, const Faults& faults);
 // "HOST[,J,K]" (--cross-rails, rails 0 and 1 when J and K are absent).
 Faults parse_faults(const std::vector<std::string>& remove_cables, const std::vector<std::string>& degrade_cables,
                     const std::vector<std::string>& cross_rails = {});
+
+// "A[p],B[q]" pairs of switch ports, as --swap-cables and --move-cable take them. Throws
+// InputError naming `option`.
+std::vector<std::pair<SwitchPort, SwitchPort>> parse_switch_port_pairs(const char* option,
+                                                                       const std::vector<std::string>& args);
 
 }  // namespace slurmtopo

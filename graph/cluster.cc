@@ -14,6 +14,7 @@
 #include "graph/cluster_hosts.h"
 #include "graph/grouping.h"
 #include "graph/link_health.h"
+#include "graph/plan_check.h"
 #include "graph/rail_agreement.h"
 #include "graph/rail_positions.h"
 #include "graph/switch_names.h"
@@ -296,6 +297,7 @@ Cluster build_cluster(std::vector<Fabric> fabrics, const ClusterOptions& options
   for (const Fabric& f : c.fabrics)
     if (!f.counters.form.empty()) readings.push_back(f.counters);
   if (!readings.empty()) record_link_health(c, readings, options.site.counter_thresholds, CableNames(c, switch_of));
+  for (const CablePlan& plan : options.plans) record_plan_findings(c, plan);
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "discover/cable_plan.h"
 #include "discover/fabric.h"
 #include "discover/name_map.h"
 #include "discover/port_counters.h"
@@ -27,6 +28,8 @@ struct ClusterOptions {
   bool judge_cable_rates = true;
   // Port counters read from the files admins keep or a live sweep (graph/link_health.h).
   std::vector<CounterReadings> counters;
+  // Cabling plans the fabric's cables are compared with (graph/plan_check.h).
+  std::vector<CablePlan> plans;
 };
 
 // Vertex/edge payloads point back into Cluster::fabrics, which own the facts.
@@ -118,6 +121,8 @@ struct Anomaly {
     PartialSweep, NoFabric, MissingUplinks, DegradedLink, SlowLinkGroup, Loopback, LeafToLeaf, UnresolvedHca,
     MissingRail, MiscabledRail, SecondaryLeaf, CrossedRails, MissingLeaf, PartialHost,
     CableErrors, UpstreamErrors, Congestion, ConfigErrors, SwitchErrors, UnmatchedCounters,
+    PlanSwappedCables, PlanWrongPort, PlanWrongDevice, PlanMissingCable, PlanSlowCable, PlanMissingDevice,
+    PlanUnknownDevice, PlanExtraCable,
     Count  // not a kind: the number of kinds
   };
   Kind kind;
@@ -175,6 +180,23 @@ inline constexpr FindingKind kAnomalyKinds[] = {
      "read one by one", "switches"},
     {"unmatched-counters", "inputs.match", Severity::Warn,
      "a counters file names ports that are not in the fabric (another fabric's file?)", "ports"},
+    {"plan-swapped-cables", "fabric.plan", Severity::Fail,
+     "two cables are in each other's ports of one device, against the cabling plan: swap them", "cables"},
+    {"plan-wrong-port", "fabric.plan", Severity::Fail,
+     "a planned cable reaches the right device on another port: move it to the planned port", "cables"},
+    {"plan-wrong-device", "fabric.plan", Severity::Fail,
+     "a planned cable reaches another device than the plan's: move it to the planned device and port", "cables"},
+    {"plan-missing-cable", "fabric.plan", Severity::Fail,
+     "a planned cable is in neither of its ports, both devices being in the fabric: lay it, or look at the ports",
+     "cables"},
+    {"plan-slow-cable", "fabric.plan", Severity::Fail,
+     "a planned cable runs below the plan's width or speed: reseat or replace it", "cables"},
+    {"plan-missing-device", "fabric.plan", Severity::Fail,
+     "a device of the plan is absent from the fabric, with its planned cables: power it or cable it", "devices"},
+    {"plan-unknown-device", "fabric.plan", Severity::Warn,
+     "a device of the fabric the plan does not know, with its cables (added since, or named otherwise)", "devices"},
+    {"plan-extra-cable", "fabric.plan", Severity::Warn,
+     "a cable the plan does not have, between devices it knows: remove it, or add it to the plan", "cables"},
 };
 static_assert(std::size(kAnomalyKinds) == static_cast<size_t>(Anomaly::Kind::Count));
 const FindingKind& finding_kind(Anomaly::Kind kind);
@@ -208,6 +230,14 @@ struct CounterSource {
   int ambiguous = 0;    // LIDs found in several fabrics (perfquery names no subnet)
   int summed = 0;       // a switch's ports summed (port ALL / 255)
   int failed_queries = 0;
+};
+
+// One cabling plan, and how the fabric's cables met it (graph/plan_check.h).
+struct PlanSummary {
+  std::string source;
+  int planned = 0;        // cables in the plan
+  int present = 0;        // as planned (speed and width included)
+  int fabric_cables = 0;  // cables in the fabric
 };
 
 // A cable end whose counters are not all zero; with `over` set, above a threshold: a row of the
@@ -248,6 +278,7 @@ struct Cluster {
   std::vector<LinkRateCount> link_rates;        // by fabric, then fastest rate first
   std::vector<UnknownDevice> unknown_devices;   // by ids
   std::vector<CounterSource> counter_sources;   // --counters inputs, in order
+  std::vector<PlanSummary> plan_checks;         // --plan inputs, in order
   std::vector<CableEndHealth> cable_health;     // by fabric, link, end
   int aggregation_nodes = 0;         // SHARP ANs seen (and ignored as hosts)
   std::string group_name_regex;      // from the site config: names multi-switch units

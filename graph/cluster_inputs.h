@@ -13,6 +13,7 @@ struct ClusterInputs {
   std::string name_map;                   // --node-name-map (also GUID→hostname lists)
   std::string site_config;                // --config site.yaml
   std::vector<std::string> counter_files; // --counters: ibqueryerrors, perfquery, ibdiagnet2.pm
+  std::vector<std::string> plan_files;    // --plan: a fabric accepted earlier (snapshot, ibnetdiscover dump)
   bool judge_cable_rates = true;          // ClusterOptions::judge_cable_rates
 };
 

@@ -20,6 +20,7 @@ constexpr FindingCheck kChecks[] = {
     {"fabric.cabling", "every cable runs at the best rate both its ends support, none loops back or joins two "
                        "leaves of a tree"},
     {"fabric.errors", "no cable end counts errors above its threshold (port counters, where given)"},
+    {"fabric.plan", "every cable is where the cabling plan has it, at its rate, and no other (where a plan is given)"},
     {"fabric.uplinks", "every leaf has as many uplinks as its peers"},
     {"fabric.rails", "every host has every rail, each on its rail's leaf"},
     {"fabric.hcas", "every HCA names its host"},

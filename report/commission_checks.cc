@@ -67,9 +67,10 @@ void decide_checks(CommissionReport& r) {
     }
     // A check nothing can decide is left out: "performance.profile" without a profile,
     // "inputs.match" / "slurm.nodes" without the inputs they compare, "fabric.errors" without
-    // port counters.
+    // port counters, "fabric.plan" without a cabling plan.
     const std::string_view id = fc.id;
-    const bool always = (id.starts_with("fabric.") && id != "fabric.errors") || id == "nodes.layout";
+    const bool always =
+        (id.starts_with("fabric.") && id != "fabric.errors" && id != "fabric.plan") || id == "nodes.layout";
     if (!any && !always && !r.applicable.count(fc.id)) continue;
     c.found = kinds.empty() ? "nothing wrong" : found_text(kinds);
     r.checks.push_back(std::move(c));

@@ -170,6 +170,8 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     out.applicable.insert("fabric.errors");
     out.applicable.insert("inputs.match");
   }
+  // The same for the cabling plan: judged only against a plan given.
+  if (!cluster.plan_checks.empty()) out.applicable.insert("fabric.plan");
   std::optional<NodeJoin> join;
   GresPlan gres;
   if (nodes) {

@@ -169,6 +169,10 @@ std::string inspect_text(const Cluster& c) {
           << unknown_devices_text(c) << "\n";
   }
   for (const CounterSource& s : c.counter_sources) out << counter_source_summary(s) << "\n";
+  for (const PlanSummary& s : c.plan_checks)
+    out << "cabling plan (" << s.source << "): " << s.present << " of " << s.planned << " planned cable"
+        << (s.planned == 1 ? "" : "s") << " as planned; " << s.fabric_cables << " cable"
+        << (s.fabric_cables == 1 ? "" : "s") << " in the fabric\n";
   write_anomaly_summary(out, "anomalies", c.anomalies);
   return out.str();
 }
