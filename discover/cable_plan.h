@@ -15,7 +15,6 @@ struct PlanEnd {
   std::string device;
   std::string port;
   bool switch_end = false;
-  auto operator<=>(const PlanEnd&) const = default;
 };
 
 struct PlannedCable {

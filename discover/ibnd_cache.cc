@@ -37,8 +37,9 @@ struct FabricDeleter {
 
 // The records after the header (ibnetdisc_cache.c): a node is 207 bytes and 9 per port key it
 // stores (port GUID, port number), a port 95 bytes with its LMC at byte 12. libibnetdisc
-// enters 2^LMC LIDs per port in a hash, one allocation each, so a damaged LMC (32) keeps it allocating for minutes: LMC is
-// 0-7 by the IB spec, and anything else is refused here, before the library sees it.
+// enters 2^LMC LIDs per port in a hash, one allocation each, so a damaged LMC (32) keeps it
+// allocating for minutes: LMC is 0-7 by the IB spec, and anything else is refused here,
+// before the library sees it.
 constexpr size_t kNodeRecordLen = 15 + 3 * 64, kPortKeyLen = 9, kPortRecordLen = 31 + 64, kLmcAt = 12;
 constexpr size_t kNodeGuidAt = 2 + 1 + 1 + 64;           // after SM LID, LMC, enhanced SP0, SwitchInfo
 constexpr size_t kNumPortsAt = kNodeGuidAt + 8 + 1;      // after the GUID and the node type
@@ -49,17 +50,13 @@ void check_port_records(const std::string& path, std::ifstream& in, uint32_t nod
     return InputError(path, 0, "expected " + std::to_string(nodes) + " node and " + std::to_string(ports) +
                                    " port records, as the cache header says (file cut off or corrupted?)");
   };
-  // (port GUID, port number) as written, each port key of the nodes, each port record.
-  auto key_of = [](const unsigned char* at) {
-    uint64_t guid;
-    std::memcpy(&guid, at, sizeof guid);
-    return std::pair<uint64_t, unsigned>{guid, at[8]};
-  };
   auto guid_at = [](const unsigned char* at) {
     uint64_t guid;
     std::memcpy(&guid, at, sizeof guid);
     return guid;
   };
+  // (port GUID, port number) as written, each port key of the nodes, each port record.
+  auto key_of = [&](const unsigned char* at) { return std::pair<uint64_t, unsigned>{guid_at(at), at[8]}; };
   std::map<std::pair<uint64_t, unsigned>, uint64_t> claimed;  // port key → the node GUID that lists it
   unsigned char node[kNodeRecordLen], key[kPortKeyLen];
   for (uint32_t i = 0; i < nodes; ++i) {

@@ -238,7 +238,9 @@ void apply_faults(Fabric& fabric, const Faults& faults) {
     for (const auto& [from, to] : faults.move_cables) move_cable(fabric, from, to);
   });
   // Back in link order, so "the first cable between" below means the lowest port.
-  normalize(fabric);
+  if (!faults.miscable_rail.empty() || !faults.cross_rails.empty() || !faults.swap_cables.empty() ||
+      !faults.move_cables.empty())
+    normalize(fabric);
 
   std::vector<uint64_t> touched;
   as_option("--remove-cable", [&] {

@@ -7,6 +7,11 @@ CableNames::CableNames(const Cluster& cluster, const std::vector<int>& switch_of
   for (int i = 0; i < static_cast<int>(c_.hcas.size()); ++i) hca_of_[c_.hcas[i].vertex] = i;
 }
 
+CableNames::CableNames(const Cluster& cluster)
+    : CableNames(cluster, std::vector<int>(boost::num_vertices(cluster.graph), -1)) {
+  for (int i = 0; i < static_cast<int>(c_.switches.size()); ++i) switch_of_[c_.switches[i].vertex] = i;
+}
+
 std::string CableNames::end(Vertex v, int port) const {
   if (switch_of_[v] >= 0) return c_.switches[switch_of_[v]].name + "[" + std::to_string(port) + "]";
   if (hca_of_[v] >= 0 && !c_.hcas[hca_of_[v]].host.empty()) {

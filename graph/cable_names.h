@@ -14,6 +14,8 @@ class CableNames {
   // `switch_of` maps graph vertices to Cluster::switches (-1: not a switch); the cluster's
   // switches and HCAs must be in place.
   CableNames(const Cluster& cluster, const std::vector<int>& switch_of);
+  // The same, `switch_of` derived from Cluster::switches: for a cluster already built.
+  explicit CableNames(const Cluster& cluster);
 
   std::string end(Vertex v, int port) const;
   std::string cable(Vertex a, int port_a, Vertex b, int port_b) const {
@@ -24,7 +26,7 @@ class CableNames {
 
  private:
   const Cluster& c_;
-  const std::vector<int>& switch_of_;
+  std::vector<int> switch_of_;
   std::vector<int> hca_of_;
 };
 

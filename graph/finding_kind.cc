@@ -16,16 +16,16 @@ namespace {
 constexpr FindingCheck kChecks[] = {
     {"inputs.match", "every input describes this cluster: node exports, Slurm's nodes and the topology in service "
                      "share hosts with the fabric"},
-    {"fabric.sweep", "the sweep reached every node, one fabric per subnet"},
+    {"fabric.sweep", "the sweep reached every node, one fabric per subnet", true},
     {"fabric.cabling", "every cable runs at the best rate both its ends support, none loops back or joins two "
-                       "leaves of a tree"},
+                       "leaves of a tree", true},
     {"fabric.errors", "no cable end counts errors above its threshold (port counters, where given)"},
     {"fabric.plan", "every cable is where the cabling plan has it, at its rate, and no other (where a plan is given)"},
-    {"fabric.uplinks", "every leaf has as many uplinks as its peers"},
-    {"fabric.rails", "every host has every rail, each on its rail's leaf"},
-    {"fabric.hcas", "every HCA names its host"},
+    {"fabric.uplinks", "every leaf has as many uplinks as its peers", true},
+    {"fabric.rails", "every host has every rail, each on its rail's leaf", true},
+    {"fabric.hcas", "every HCA names its host", true},
     {"slurm.nodes", "every Slurm node is in the fabric, under a leaf Slurm can place it on"},
-    {"nodes.layout", "every GPU has a near NIC, hosts of a class agree, GPU k of every host is on rail k's leaf"},
+    {"nodes.layout", "every GPU has a near NIC, hosts of a class agree, GPU k of every host is on rail k's leaf", true},
     {"performance.profile", "the hardware profile the predictions use matches the fabric's NICs"},
 };
 

@@ -26,6 +26,10 @@ struct FindingKind {
 struct FindingCheck {
   const char* id;    // stable: "fabric.cabling"
   const char* what;  // what a pass means, one line
+  // Decided by the fabric alone, so shown in every report; otherwise shown only where its
+  // input was given (counters, a plan, node exports, Slurm's files, a profile) or a finding
+  // names it: a pass without the input would be a claim.
+  bool always = false;
 };
 
 // Every check a finding kind may name, in the order the report shows them.

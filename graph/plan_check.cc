@@ -1,7 +1,7 @@
 #include "graph/plan_check.h"
 
+#include <algorithm>
 #include <map>
-#include <set>
 
 #include "base/input_error.h"
 #include "graph/cluster_cables.h"
@@ -137,13 +137,11 @@ void record_plan_findings(Cluster& c, const CablePlan& plan) {
       const PlanEnd& c_end = want.other(k, s_q);
       if (key(have.other(m, s_p)) != key(c_end)) continue;
       want.done[i] = want.done[k] = have.done[j] = have.done[m] = true;
-      const bool ports = s_p.switch_end;
-      found.push_back({K::PlanSwappedCables,
-                       s_p.device + (ports ? " ports " + s_p.port + " and " + s_q.port : " " + s_p.port + " and " + s_q.port),
+      // "su1-rail0 ports 1 and 2", "dgx001 mlx5_0 and mlx5_1": the subject, and where to swap.
+      const std::string where = s_p.device + (s_p.switch_end ? " ports " : " ") + s_p.port + " and " + s_q.port;
+      found.push_back({K::PlanSwappedCables, where,
                        named(a) + " is in " + said(s_q) + " and " + named(c_end) + " in " + said(s_p) +
-                           ", the plan has them the other way" + on_line(plan, p) + ": swap the cables in " +
-                           (ports ? s_p.device + " ports " + s_p.port + " and " + s_q.port
-                                  : s_p.device + " " + s_p.port + " and " + s_q.port),
+                           ", the plan has them the other way" + on_line(plan, p) + ": swap the cables in " + where,
                        2});
       break;
     }

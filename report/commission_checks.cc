@@ -65,13 +65,9 @@ void decide_checks(CommissionReport& r) {
       k.first += f.count;
       c.verdict = worst(c.verdict, verdict_of(f.severity));
     }
-    // A check nothing can decide is left out: "performance.profile" without a profile,
-    // "inputs.match" / "slurm.nodes" without the inputs they compare, "fabric.errors" without
-    // port counters, "fabric.plan" without a cabling plan.
-    const std::string_view id = fc.id;
-    const bool always =
-        (id.starts_with("fabric.") && id != "fabric.errors" && id != "fabric.plan") || id == "nodes.layout";
-    if (!any && !always && !r.applicable.count(fc.id)) continue;
+    // A check nothing can decide is left out (FindingCheck::always): "fabric.errors" without
+    // port counters, "performance.profile" without a profile, …
+    if (!any && !fc.always && !r.applicable.count(fc.id)) continue;
     c.found = kinds.empty() ? "nothing wrong" : found_text(kinds);
     r.checks.push_back(std::move(c));
   }

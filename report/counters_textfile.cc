@@ -6,6 +6,7 @@
 
 #include "base/atomic_write.h"
 #include "base/version.h"
+#include "graph/cable_names.h"
 #include "report/prometheus_text.h"
 
 namespace slurmtopo {
@@ -38,18 +39,15 @@ struct End {
 
 class EndNames {
  public:
-  explicit EndNames(const Cluster& c) : c_(c) {
-    for (size_t i = 0; i < c.switches.size(); ++i) switch_at_[c.switches[i].vertex] = static_cast<int>(i);
-    for (size_t i = 0; i < c.hcas.size(); ++i) hca_at_[c.hcas[i].vertex] = static_cast<int>(i);
-  }
+  explicit EndNames(const Cluster& c) : c_(c), names_(c) {}
   End operator()(int vertex, const LinkEnd& e) const {
     End out;
-    if (auto s = switch_at_.find(vertex); s != switch_at_.end()) {
-      out.sw = c_.switches[s->second].name;
+    if (const int s = names_.switch_at(vertex); s >= 0) {
+      out.sw = c_.switches[s].name;
       out.port = std::to_string(e.port);
-    } else if (auto h = hca_at_.find(vertex); h != hca_at_.end() && !c_.hcas[h->second].host.empty()) {
-      out.host = c_.hcas[h->second].host;
-      out.hca = c_.hcas[h->second].rail;
+    } else if (const int h = names_.hca_at(vertex); h >= 0 && !c_.hcas[h].host.empty()) {
+      out.host = c_.hcas[h].host;
+      out.hca = c_.hcas[h].rail;
     } else {
       out.guid = "0x" + guid_hex(e.guid);
       out.port = std::to_string(e.port);
@@ -59,7 +57,7 @@ class EndNames {
 
  private:
   const Cluster& c_;
-  std::map<int, int> switch_at_, hca_at_;
+  const CableNames names_;
 };
 
 std::string labels(const End& me, const End& peer) {
