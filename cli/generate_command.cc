@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/exit_status.h"
 #include "discover/discover.h"
+#include "graph/graph.h"
 
 namespace slurmtopo::cli {
 
@@ -13,7 +14,8 @@ struct Common {
   std::string output;
   std::string speed = "NDR";
   std::string format = "ibnetdiscover";
-  std::vector<std::string> remove_cables, degrade_cables, cross_rails, hca_generations, swap_cables, move_cables;
+  std::vector<std::string> remove_cables, degrade_cables, cross_rails, hca_generations, swap_cables, move_cables,
+      offset_units;
   int planes = 1;
   bool factory_hcas = false;
   std::string name_map_output;
@@ -34,6 +36,7 @@ Fabric with_faults(Fabric fabric, const Common& c) {
   Faults faults = parse_faults(c.remove_cables, c.degrade_cables, c.cross_rails);
   faults.swap_cables = parse_switch_port_pairs("--swap-cables", c.swap_cables);
   faults.move_cables = parse_switch_port_pairs("--move-cable", c.move_cables);
+  faults.offset_units = c.offset_units;
   apply_faults(fabric, faults);
   if (!c.name_map_output.empty()) write_output(c.name_map_output, synthetic_node_name_map(fabric));
   if (c.factory_hcas) give_factory_descriptions(fabric);
@@ -49,6 +52,12 @@ GeneratedFormat format_of(const Common& c) {
   return c.format == "ibsim" ? GeneratedFormat::Ibsim : GeneratedFormat::Ibnetdiscover;
 }
 
+// --format plan: the cable list of what was generated (graph/cluster_cables.h), for --plan.
+void write_cable_list(std::vector<Fabric> fabrics, const Common& c, const std::string& generator) {
+  write_output(c.output, cable_list_of(std::move(fabrics), "cabling plan of a fabric slurmtopo generate " + generator +
+                                                                 " made: one cable per line (docs/cabling-plan.md)"));
+}
+
 // --speed: the speeds the generators have switch models for, in any case (`--speed ndr`, as
 // ibportstate and the vendors' tools take them).
 void add_speed_option(CLI::App& cmd, std::string& speed) {
@@ -62,9 +71,9 @@ void add_speed_option(CLI::App& cmd, std::string& speed) {
 // Options every generator shares.
 void add_common(CLI::App& cmd, Common& c) {
   cmd.add_option("--format", c.format,
-                 "form of the written file: ibnetdiscover (topology text) or ibsim (a net file ibsim serves; speeds up "
-                 "to HDR)")
-      ->check(one_of({"ibnetdiscover", "ibsim"}))
+                 "form of the written file: ibnetdiscover (topology text), ibsim (a net file ibsim serves; speeds up "
+                 "to HDR) or plan (its cable list, CSV, for --plan)")
+      ->check(one_of({"ibnetdiscover", "ibsim", "plan"}))
       ->capture_default_str();
   cmd.add_option("--remove-cable", c.remove_cables, "remove a cable: 'A,B', one cable between A and B left out (repeatable)");
   cmd.add_option("--swap-cables", c.swap_cables,
@@ -72,6 +81,9 @@ void add_common(CLI::App& cmd, Common& c) {
                  "each other's ports (repeatable)");
   cmd.add_option("--move-cable", c.move_cables,
                  "'A[p],B[q]': the cable in switch port A[p] is plugged into the free port B[q] instead (repeatable)");
+  cmd.add_option("--offset-unit", c.offset_units,
+                 "'UNIT': on every leaf named UNIT-… each host cable is one port on, the last in the first host port: "
+                 "a unit cabled one port off, alike on every leaf (repeatable)");
   cmd.add_option("--degrade-cable", c.degrade_cables,
                  "'A,B[,1x|EDR|1xEDR]': one cable between A and B trains degraded, 1x by default (repeatable)");
   cmd.add_option("--hca-generation", c.hca_generations,
@@ -117,6 +129,7 @@ void add_generate_command(CLI::App& app) {
   fat->callback([ft] {
     ft->first.speed = ft->second.parsed_speed();
     const Fabric fabric = with_faults(generate_fattree(ft->first), ft->second);
+    if (ft->second.format == "plan") return write_cable_list({fabric}, ft->second, "fattree");
     write_plan(plan_generated_fabric(fabric, format_of(ft->second), ft->second.output));
   });
 
@@ -145,9 +158,29 @@ void add_generate_command(CLI::App& app) {
   rail->callback([ro] {
     ro->first.speed = ro->second.parsed_speed();
     const Fabric fabric = with_faults(generate_rail_optimized(ro->first), ro->second);
+    if (ro->second.format == "plan")
+      return write_cable_list(ro->second.planes > 1 ? split_rail_planes(fabric, ro->first, ro->second.planes)
+                                                    : std::vector<Fabric>{fabric},
+                              ro->second, "railopt");
     write_plan(ro->second.planes > 1
                    ? plan_rail_plane_files(split_rail_planes(fabric, ro->first, ro->second.planes), ro->second.output)
                    : plan_generated_fabric(fabric, format_of(ro->second), ro->second.output));
+  });
+
+  auto fp = std::make_shared<std::pair<std::string, Common>>();
+  CLI::App* from = gen->add_subcommand("from-plan", "the fabric a cabling plan describes, to rehearse --plan on ibsim");
+  from->footer(plain_exit_status() + "\n" +
+               examples_text({{"slurmtopo generate from-plan cables.csv --speed HDR --format ibsim -o plan.net",
+                               "a net file ibsim serves, cabled as the plan says"}}));
+  from->add_option("PLAN", fp->first, "the plan: a cable list (CSV) or an ibdm topology file (docs/cabling-plan.md)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_speed_option(*from, fp->second.speed);
+  add_common(*from, fp->second);
+  from->callback([fp] {
+    const Fabric fabric = with_faults(fabric_from_plan(read_cable_plan(fp->first), fp->second.parsed_speed()), fp->second);
+    if (fp->second.format == "plan") return write_cable_list({fabric}, fp->second, "from-plan");
+    write_plan(plan_generated_fabric(fabric, format_of(fp->second), fp->second.output));
   });
 }
 

@@ -36,8 +36,13 @@ void add_counters_option(CLI::App& app, ClusterInputs& inputs, const std::string
 
 void add_plan_option(CLI::App& app, ClusterInputs& inputs) {
   app.add_option("--plan", inputs.plan_files,
-                 "the cabling plan to check every cable against: a fabric accepted earlier (slurmtopo snapshot, "
-                 "ibnetdiscover text or cache), its cables named by switch and port, host and HCA")
+                 "the cabling plan to check every cable against, recognised by content: a cable list (CSV, "
+                 "docs/cabling-plan.md), an ibdm topology file (ibdiagnet -t), or a fabric accepted earlier (slurmtopo "
+                 "snapshot, ibnetdiscover text or cache); cables named by switch and port, host and HCA")
+      ->check(CLI::ExistingFile);
+  app.add_option("--plan-name-map", inputs.plan_name_map,
+                 "where the plan names devices otherwise than the fabric does: one `PLAN-NAME FABRIC-NAME` pair per "
+                 "line")
       ->check(CLI::ExistingFile);
 }
 

@@ -18,6 +18,7 @@ std::string command_line(const CommissionRequest& r, const NodeInputs& n, const 
   if (!r.inputs.site_config.empty()) s += " --config " + r.inputs.site_config;
   for (const auto& f : r.inputs.counter_files) s += " --counters " + f;
   for (const auto& f : r.inputs.plan_files) s += " --plan " + f;
+  if (!r.inputs.plan_name_map.empty()) s += " --plan-name-map " + r.inputs.plan_name_map;
   if (!n.sources.nodes_dir.empty()) s += " --nodes-dir " + n.sources.nodes_dir;
   for (const auto& c : n.sources.node_classes) s += " --node-class '" + c + "'";
   if (!r.slurm_conf.empty()) s += " --slurm-conf " + r.slurm_conf;

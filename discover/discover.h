@@ -10,11 +10,15 @@
 //     hca_generations.h (older HCAs in a generated fabric) and the
 //     writers (ibnetdiscover_writer.h, ibsim_net_writer.h) for generated fabrics, generate_plan.h
 //     (the files `generate` writes).
+//   Cabling plans: cable_plan.h (the value), plan_file.h (--plan FILE: cable_list.h for CSV,
+//     ibdm_topology.h for ibdiagnet -t files; the plan name map), plan_fabric.h (the fabric a
+//     plan describes, for generate from-plan).
 //   Nodes: node_inventory.h (the value), hwloc_node.h (live or an XML export), node_json.h,
 //     node_set.h (--nodes-dir / --node-class, node classes), collect_plan.h (one srun step),
 //     collect_run.h (running it), nvlink_domains.h (each GPU's NVLink ClusterUUID/CliqueId).
 #pragma once
 
+#include "discover/cable_plan.h"
 #include "discover/collect_plan.h"
 #include "discover/collect_run.h"
 #include "discover/device_ids.h"
@@ -32,6 +36,8 @@
 #include "discover/node_inventory.h"
 #include "discover/node_json.h"
 #include "discover/node_set.h"
+#include "discover/plan_fabric.h"
+#include "discover/plan_file.h"
 #include "discover/nvlink_domains.h"
 #include "discover/site_config.h"
 #include "discover/snapshot.h"

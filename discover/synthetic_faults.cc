@@ -202,6 +202,31 @@ void move_cable(Fabric& f, const SwitchPort& from, const SwitchPort& to) {
   move_switch_end(e, *sw, to.port);
 }
 
+// Every leaf of the unit (switches named "<unit>-…"): its host cables each one port on, the
+// last back to the first host port: a unit cabled one port off on every leaf alike, which no
+// comparison of the unit's hosts with each other can see.
+void offset_unit(Fabric& f, const std::string& unit) {
+  std::vector<uint64_t> switches;
+  for (const auto& n : f.nodes)
+    if (n.kind == NodeKind::Switch) switches.push_back(n.guid);
+  std::sort(switches.begin(), switches.end());
+  bool found = false;
+  for (const auto& sw : f.nodes) {
+    if (sw.kind != NodeKind::Switch || switch_name_of(sw).rfind(unit + "-", 0) != 0) continue;
+    std::vector<LinkEnd*> host_ends;  // this leaf's ends of its host cables
+    for (auto& l : f.links)
+      for (auto [near, far] : {std::pair{&l.a, &l.b}, std::pair{&l.b, &l.a}})
+        if (near->guid == sw.guid && !contains(switches, far->guid)) host_ends.push_back(near);
+    if (host_ends.size() < 2) continue;
+    found = true;
+    std::sort(host_ends.begin(), host_ends.end(), [](const LinkEnd* a, const LinkEnd* b) { return a->port < b->port; });
+    const int first = host_ends.front()->port;
+    for (size_t i = 0; i + 1 < host_ends.size(); ++i) host_ends[i]->port = host_ends[i + 1]->port;
+    host_ends.back()->port = first;
+  }
+  require(found, "no leaf named '" + unit + "-…' with two or more host cables");
+}
+
 // Nodes among `candidates` that no cable reaches any more.
 void drop_uncabled(Fabric& f, std::vector<uint64_t> candidates) {
   std::sort(candidates.begin(), candidates.end());
@@ -237,9 +262,12 @@ void apply_faults(Fabric& fabric, const Faults& faults) {
   as_option("--move-cable", [&] {
     for (const auto& [from, to] : faults.move_cables) move_cable(fabric, from, to);
   });
+  as_option("--offset-unit", [&] {
+    for (const auto& unit : faults.offset_units) offset_unit(fabric, unit);
+  });
   // Back in link order, so "the first cable between" below means the lowest port.
   if (!faults.miscable_rail.empty() || !faults.cross_rails.empty() || !faults.swap_cables.empty() ||
-      !faults.move_cables.empty())
+      !faults.move_cables.empty() || !faults.offset_units.empty())
     normalize(fabric);
 
   std::vector<uint64_t> touched;

@@ -48,6 +48,9 @@ struct Faults {
   std::vector<std::pair<SwitchPort, SwitchPort>> swap_cables = {};
   // The cable in the first port moves to the second, which must be free (--move-cable A[p],B[q]).
   std::vector<std::pair<SwitchPort, SwitchPort>> move_cables = {};
+  // Units (--offset-unit su2): on each of the unit's leaves (su2-…) every host cable is one
+  // port on, the last in the first host port, as a unit cabled one port off from the plan.
+  std::vector<std::string> offset_units = {};
 };
 
 // Throws InputError on an unknown name or when the named nodes share no cable, naming the

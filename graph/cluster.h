@@ -233,11 +233,22 @@ struct CounterSource {
 };
 
 // One cabling plan, and how the fabric's cables met it (graph/plan_check.h).
+// One switch of a plan's comparison: a row of the report's per-leaf table.
+struct PlanSwitchTally {
+  std::string name;  // as the plan and the fabric both name it
+  int planned = 0;   // planned cables with an end on it
+  int present = 0;   // of those, as planned
+  int findings = 0;  // plan findings that name one of its ports (a device finding counts once)
+};
+
 struct PlanSummary {
   std::string source;
   int planned = 0;        // cables in the plan
   int present = 0;        // as planned (speed and width included)
   int fabric_cables = 0;  // cables in the fabric
+  int findings = 0;       // plan findings it gave
+  int merged = 0;         // other checks' findings about the same cables that its findings replace
+  std::vector<PlanSwitchTally> switches;  // the fabric's switches the plan names, by name
 };
 
 // A cable end whose counters are not all zero; with `over` set, above a threshold: a row of the

@@ -1,5 +1,6 @@
 #include "graph/cluster_cables.h"
 
+#include "discover/cable_list.h"
 #include "graph/cable_names.h"
 
 namespace slurmtopo {
@@ -12,14 +13,11 @@ PlanEnd plan_end(const Cluster& c, const CableNames& names, int vertex, const Li
   if (vertex >= 0) {
     if (const int s = names.switch_at(vertex); s >= 0) return {c.switches[s].name, std::to_string(e.port), true};
     if (const int h = names.hca_at(vertex); h >= 0 && !c.hcas[h].host.empty()) {
-      const Hca& hca = c.hcas[h];
       // A host's HCA by its name; the port only where it is not the first.
-      std::string port = hca.rail.empty() ? "port" : hca.rail;
-      if (e.port != 1 || hca.rail.empty()) port += (hca.rail.empty() ? " " : "/") + std::to_string(e.port);
-      return {hca.host, port, false};
+      return {c.hcas[h].host, hca_port(c.hcas[h].rail, e.port), false};
     }
   }
-  return {"0x" + guid_hex(e.guid), std::to_string(e.port), false};
+  return {"0x" + guid_hex(e.guid), hca_port("", e.port), false};
 }
 
 }  // namespace
@@ -34,6 +32,12 @@ CablePlan cluster_cables(const Cluster& c) {
       plan.cables.push_back({plan_end(c, names, va, l.a), plan_end(c, names, vb, l.b), l.width, l.speed, 0});
     }
   return plan;
+}
+
+std::string cable_list_of(std::vector<Fabric> fabrics, const std::string& comment) {
+  ClusterOptions plain;
+  plain.judge_cable_rates = false;
+  return cable_list_text(cluster_cables(build_cluster(std::move(fabrics), plain)), comment);
 }
 
 }  // namespace slurmtopo

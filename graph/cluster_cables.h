@@ -11,4 +11,9 @@ namespace slurmtopo {
 // earlier (a snapshot, an ibnetdiscover dump) is as a plan. In the fabrics' cable order.
 CablePlan cluster_cables(const Cluster& cluster);
 
+// The fabrics' cables as one cable list (discover/cable_list.h) that --plan reads back: what
+// `generate --format plan` writes, the plan of the fabric it generated. Named as a fabric
+// with no site config or name map names them.
+std::string cable_list_of(std::vector<Fabric> fabrics, const std::string& comment);
+
 }  // namespace slurmtopo

@@ -5,6 +5,7 @@
 #include "base/input_error.h"
 #include "discover/counters_file.h"
 #include "discover/fabric_file.h"
+#include "discover/plan_file.h"
 #include "graph/cluster_cables.h"
 
 namespace slurmtopo {
@@ -15,15 +16,21 @@ ClusterOptions load_cluster_options(const ClusterInputs& inputs) {
   if (!inputs.site_config.empty()) options.site = load_site_config(inputs.site_config);
   if (!inputs.name_map.empty()) options.names = load_name_map(inputs.name_map);
   for (const auto& file : inputs.counter_files) options.counters.push_back(load_counters_file(file));
-  // A fabric accepted earlier, named by the same site config and map as the fabric it checks.
+  PlanNameMap plan_names;
+  if (!inputs.plan_name_map.empty()) plan_names = load_plan_name_map(inputs.plan_name_map);
   for (const auto& file : inputs.plan_files) {
-    ClusterOptions plain;
-    plain.site = options.site;
-    plain.names = options.names;
-    plain.judge_cable_rates = false;
-    CablePlan plan = cluster_cables(build_cluster(load_fabric_file(file), plain));
-    plan.source = file;
-    options.plans.push_back(std::move(plan));
+    std::optional<CablePlan> plan = read_plan_file(file);
+    if (!plan) {
+      // A fabric accepted earlier, named by the same site config and map as the fabric it checks.
+      ClusterOptions plain;
+      plain.site = options.site;
+      plain.names = options.names;
+      plain.judge_cable_rates = false;
+      plan = cluster_cables(build_cluster(load_fabric_file(file), plain));
+      plan->source = file;
+    }
+    rename_devices(*plan, plan_names);
+    options.plans.push_back(std::move(*plan));
   }
   return options;
 }

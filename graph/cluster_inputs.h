@@ -13,7 +13,8 @@ struct ClusterInputs {
   std::string name_map;                   // --node-name-map (also GUID→hostname lists)
   std::string site_config;                // --config site.yaml
   std::vector<std::string> counter_files; // --counters: ibqueryerrors, perfquery, ibdiagnet2.pm
-  std::vector<std::string> plan_files;    // --plan: a fabric accepted earlier (snapshot, ibnetdiscover dump)
+  std::vector<std::string> plan_files;    // --plan: cable list, ibdm topology file or a fabric accepted earlier
+  std::string plan_name_map;              // --plan-name-map: plan names → fabric names
   bool judge_cable_rates = true;          // ClusterOptions::judge_cable_rates
 };
 

@@ -5,10 +5,12 @@
 //                     the inferences, one rule each (docs/cluster-model.md)
 //   slurm_tree.h      the tree Slurm's topology/tree plugin should see
 //   node_join.h       GPUs → nearest NIC → rail → leaf
+//   cluster_cables.h  the cables as a cabling plan names them; plan_check.h: a plan against them
 #pragma once
 
 #include "graph/anomalies.h"
 #include "graph/cluster.h"
+#include "graph/cluster_cables.h"
 #include "graph/cluster_inputs.h"
 #include "graph/node_join.h"
 #include "graph/slurm_tree.h"

@@ -11,7 +11,14 @@
 // - plan-missing-device: a planned device absent from the fabric, its cables with it;
 // - plan-unknown-device: a device the plan does not know, its cables with it;
 // - plan-extra-cable: any other cable the plan does not have.
-// Each planned cable and each fabric cable is in at most one finding.
+// Each planned cable and each fabric cable is in at most one finding. An HCA no host name
+// claims, in the switch port where the plan has a host's HCA the fabric lacks, is one
+// plan-unknown-device finding saying so (not also a missing cable).
+//
+// A fault the plan names is said once: the findings of other checks about the same cables
+// are taken out (PlanSummary::merged counts them): miscabled-rail, crossed-rails and
+// missing-rail of a host whose cable a plan finding names; missing-uplinks of a leaf whose
+// cable to another switch one names; degraded-link of a cable plan-slow-cable names.
 #pragma once
 
 #include "discover/cable_plan.h"

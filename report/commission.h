@@ -197,6 +197,24 @@ struct SlurmFile {
   std::string checked_by;            // "slurmctld" or "slurmd"
 };
 
+// The cabling-plan section (--plan; graph/plan_check.h): per plan, its counts, a row per unit
+// and per switch it names, and its findings.
+struct PlanSwitchRow {
+  std::string name;
+  std::string unit;  // the leaf's group; "level N" above the leaves; "not in the fabric"
+  int planned = 0, present = 0, findings = 0;
+};
+struct PlanUnitRow {
+  std::string unit;
+  int switches = 0, planned = 0, present = 0, findings = 0;
+};
+struct PlanSection {
+  PlanSummary summary;
+  std::vector<PlanUnitRow> units;        // units by name, then the levels above them, then the rest
+  std::vector<PlanSwitchRow> switches;   // by unit, then name
+  std::vector<int> findings;             // indices into CommissionReport::findings
+};
+
 struct BaselineDiff {
   std::string source;                          // the baseline file
   std::vector<int> new_findings;               // indices into findings
@@ -223,6 +241,7 @@ struct CommissionReport {
   // Both empty without --counters.
   std::vector<CounterSource> counter_sources;
   std::vector<CableEndHealth> cable_health;
+  std::vector<PlanSection> plans;              // --plan inputs, in order; empty without --plan
   std::vector<ClassNodes> classes;
   std::vector<std::string> node_warnings;
   std::optional<Performance> performance;

@@ -93,6 +93,7 @@ std::string commission_html(const CommissionReport& r) {
   out << "</dl>\n";
   out << "<nav aria-label=\"sections\"><a href=\"#verdict\">Verdict</a><a href=\"#inventory\">Inventory</a>"
       << "<a href=\"#drawing\">Drawing</a><a href=\"#links\">Link health</a>"
+      << (r.plans.empty() ? "" : "<a href=\"#plan\">Cabling plan</a>")
       << (r.classes.empty() ? "" : "<a href=\"#nodes\">Nodes</a>")
       << (r.performance ? "<a href=\"#performance\">Performance</a>" : "") << "<a href=\"#slurm\">Slurm</a>"
       << (r.baseline ? "<a href=\"#baseline\">Since the baseline</a>" : "") << "</nav></header>\n<main>\n";
@@ -101,6 +102,7 @@ std::string commission_html(const CommissionReport& r) {
   html_inventory(r, out);
   html_drawing(r, out);
   html_links(r, out);
+  html_cabling_plan(r, out);
   html_nodes(r, out);
   html_performance(r, out);
   html_slurm(r, out);

@@ -1,8 +1,10 @@
 // The report as JSON (docs/report-json.md): the same facts and verdicts as the page, keys in a
 // fixed order, numbers rounded to what the page shows, so the same input gives the same bytes.
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/cabling_plan_summary.h"
 #include "report/commission.h"
 #include "report/port_counters_json.h"
 #include "slurm/hostlist.h"
@@ -138,6 +140,23 @@ std::string commission_json(const CommissionReport& r) {
   std::vector<std::string> fabric_names;
   for (const auto& f : r.inventory.fabrics) fabric_names.push_back(f.name);
   add_port_counters_json(j, r.counter_sources, r.cable_health, fabric_names);  // as inspect --json
+  // The plans as inspect --json gives them, with each switch's unit, the units' totals and the
+  // plan's findings (indices into "findings").
+  std::vector<PlanSummary> summaries;
+  for (const PlanSection& p : r.plans) summaries.push_back(p.summary);
+  add_plans_json(j, summaries);
+  for (size_t k = 0; k < r.plans.size(); ++k) {
+    json& plan = j["plans"][k];
+    std::map<std::string, std::string> unit;
+    for (const PlanSwitchRow& row : r.plans[k].switches) unit[row.name] = row.unit;
+    for (json& sw : plan["switches"]) sw["unit"] = unit[sw["name"].get<std::string>()];
+    json units = json::array();
+    for (const PlanUnitRow& u : r.plans[k].units)
+      units.push_back({{"unit", u.unit}, {"switches", u.switches}, {"planned", u.planned}, {"present", u.present},
+                       {"findings", u.findings}});
+    plan["units"] = std::move(units);
+    plan["finding_indices"] = r.plans[k].findings;
+  }
   j["node_classes"] = classes(r.classes);
   j["node_warnings"] = r.node_warnings;
   j["performance"] = performance(r.performance);

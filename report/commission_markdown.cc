@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "graph/link_health.h"
+#include "report/cabling_plan_summary.h"
 #include "report/commission.h"
 #include "report/commission_parts.h"
 
@@ -65,6 +66,25 @@ std::string commission_markdown(const CommissionReport& r) {
       out << "\n| cable (this end first) | counters above their thresholds | read from |\n|---|---|---|\n";
       for (const auto& h : rows)
         out << "| " << cell(h.cable) << " | " << cell(h.counters) << " | " << cell(h.where) << " |\n";
+    }
+  }
+  // The cabling plans, where --plan gave them: the line, per unit, then the switches a finding
+  // names (the findings themselves are in the table above).
+  for (const PlanSection& p : r.plans) {
+    out << "\n## Cabling against the plan\n\n" << plan_summary_line(p.summary) << "\n";
+    if (!p.units.empty()) {
+      out << "\n| unit | switches | planned | as planned | findings |\n|---|---|---|---|---|\n";
+      for (const PlanUnitRow& u : p.units)
+        out << "| " << cell(u.unit) << " | " << u.switches << " | " << u.planned << " | " << u.present << " | "
+            << u.findings << " |\n";
+    }
+    bool header = false;
+    for (const PlanSwitchRow& s : p.switches) {
+      if (!s.findings && s.present == s.planned) continue;
+      if (!header) out << "\n| switch | unit | planned | as planned | findings |\n|---|---|---|---|---|\n";
+      header = true;
+      out << "| " << cell(s.name) << " | " << cell(s.unit) << " | " << s.planned << " | " << s.present << " | "
+          << s.findings << " |\n";
     }
   }
   if (r.baseline) {

@@ -39,6 +39,10 @@ struct CableHealthRow {
 };
 std::vector<CableHealthRow> cable_health_rows(const CommissionReport& report);
 
+// commission_cabling_plan.cc: per --plan, its counts per unit and per switch, and which of
+// `findings` are its own (fabric.plan findings, in the order the plans gave them).
+std::vector<PlanSection> plan_cabling_sections(const Cluster& cluster, const std::vector<Finding>& findings);
+
 // commission_nodes.cc: per node class, the nodes section's tables.
 std::vector<ClassNodes> plan_class_nodes(const NodeSet& nodes, const NodeJoin& join, const GresPlan& gres);
 
@@ -61,6 +65,7 @@ void html_verdict(const CommissionReport& r, std::ostream& out);
 void html_inventory(const CommissionReport& r, std::ostream& out);
 void html_drawing(const CommissionReport& r, std::ostream& out);
 void html_links(const CommissionReport& r, std::ostream& out);
+void html_cabling_plan(const CommissionReport& r, std::ostream& out);
 void html_nodes(const CommissionReport& r, std::ostream& out);
 void html_performance(const CommissionReport& r, std::ostream& out);
 void html_slurm(const CommissionReport& r, std::ostream& out);

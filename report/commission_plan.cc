@@ -215,6 +215,7 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   out.leaves = plan_leaf_health(cluster);
   out.counter_sources = cluster.counter_sources;
   out.cable_health = cluster.cable_health;
+  out.plans = plan_cabling_sections(cluster, out.findings);
   out.slurm.push_back(topology_file(cluster, topo, "topology.conf", "slurm.topology"));
   // The form the cluster runs, when it is not the tree topology.conf: planned and checked as
   // `emit topology` would write it (a form the release cannot read is an InputError).

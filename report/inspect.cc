@@ -13,6 +13,7 @@
 #include "graph/link_health.h"
 #include "graph/link_ceilings.h"
 #include "report/anomaly_summary.h"
+#include "report/cabling_plan_summary.h"
 #include "report/port_counters_json.h"
 #include "slurm/hostlist.h"
 
@@ -169,10 +170,7 @@ std::string inspect_text(const Cluster& c) {
           << unknown_devices_text(c) << "\n";
   }
   for (const CounterSource& s : c.counter_sources) out << counter_source_summary(s) << "\n";
-  for (const PlanSummary& s : c.plan_checks)
-    out << "cabling plan (" << s.source << "): " << s.present << " of " << s.planned << " planned cable"
-        << (s.planned == 1 ? "" : "s") << " as planned; " << s.fabric_cables << " cable"
-        << (s.fabric_cables == 1 ? "" : "s") << " in the fabric\n";
+  for (const PlanSummary& s : c.plan_checks) out << plan_summary_line(s) << "\n";
   write_anomaly_summary(out, "anomalies", c.anomalies);
   return out.str();
 }
@@ -251,6 +249,7 @@ std::string inspect_json(const Cluster& c) {
   std::vector<std::string> fabric_names;
   for (const auto& f : c.fabrics) fabric_names.push_back(f.name);
   add_port_counters_json(j, c.counter_sources, c.cable_health, fabric_names);
+  add_plans_json(j, c.plan_checks);
   j["anomalies"] = json::array();
   for (const auto& a : c.anomalies)
     j["anomalies"].push_back({{"kind", to_string(a.kind)},

@@ -157,3 +157,115 @@ TEST_CASE("plan: a port the plan uses twice is an error naming both lines") {
     CHECK(std::string(e.what()).ends_with("expected each port once in the plan, but leaf01[1] is also on line 2"));
   }
 }
+
+TEST_CASE("plan: a host's two cables crossed between rails are one swap at the host, said once with crossed-rails") {
+  const Fabric crossed = fabric({.cross_rails = {{"dgx001", 0, 1}}});
+  // Without a plan the symmetry check sees it; with one, the plan says it, naming the ports.
+  const Cluster alone = build_cluster({crossed}, ClusterOptions{});
+  int symmetry = 0;
+  for (const auto& a : alone.anomalies) symmetry += a.kind == K::CrossedRails && a.subject == "dgx001";
+  REQUIRE(symmetry == 1);
+  const Cluster c = checked(crossed, plan_of(fabric()));
+  const auto found = plan_findings(c);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0]->kind == K::PlanSwappedCables);
+  CHECK(found[0]->subject == "dgx001 mlx5_0 and mlx5_1");
+  CHECK(found[0]->detail.starts_with("dgx001 mlx5_1 is cabled to su1-rail0 port 1 and dgx001 mlx5_0 cabled to "
+                                     "su1-rail1 port 1, the plan has them the other way"));
+  CHECK(found[0]->detail.ends_with("swap the cables in dgx001 mlx5_0 and mlx5_1"));
+  for (const auto& a : c.anomalies) CHECK(a.kind != K::CrossedRails);
+  CHECK(c.plan_checks[0].merged == 1);
+  CHECK(c.plan_checks[0].findings == 1);
+}
+
+TEST_CASE("plan: a host cable on another unit's leaf is one wrong-device finding, not also miscabled-rail") {
+  // Units of 8 hosts on 4 rails, so that the unit's other hosts outvote the one miscabled HCA.
+  auto four_rails = [](const Faults& faults) {
+    RailOptimizedSpec spec;
+    spec.scalable_units = 2;
+    spec.hosts_per_su = 8;
+    spec.rails = 4;
+    Fabric f = generate_rail_optimized(spec);
+    apply_faults(f, faults);
+    return f;
+  };
+  const Fabric moved = four_rails({.move_cables = {{port("su1-rail1", 2), port("su2-rail1", 40)}}});
+  const Cluster alone = build_cluster({moved}, ClusterOptions{});
+  int symmetry = 0;
+  for (const auto& a : alone.anomalies) symmetry += a.kind == K::MiscabledRail && a.subject == "dgx002";
+  REQUIRE(symmetry == 1);
+  const Cluster c = checked(moved, plan_of(four_rails({})));
+  for (const auto& a : c.anomalies) CHECK(a.kind != K::MiscabledRail);
+  CHECK(plan_findings(c).size() == 1);
+  CHECK(c.plan_checks[0].merged == 1);
+}
+
+TEST_CASE("plan: each switch's planned cables, those as planned and the findings at its ports") {
+  const Cluster c = checked(fabric({.swap_cables = {{port("su1-rail0", 1), port("su1-rail0", 2)}}}), plan_of(fabric()));
+  REQUIRE(c.plan_checks.size() == 1);
+  const PlanSummary& s = c.plan_checks[0];
+  const PlanSwitchTally* leaf = nullptr;
+  const PlanSwitchTally* other = nullptr;
+  for (const auto& t : s.switches) {
+    if (t.name == "su1-rail0") leaf = &t;
+    if (t.name == "su2-rail0") other = &t;
+  }
+  REQUIRE(leaf);
+  REQUIRE(other);
+  CHECK(leaf->planned == other->planned);
+  CHECK(leaf->present == leaf->planned - 2);
+  CHECK(leaf->findings == 1);
+  CHECK(other->present == other->planned);
+  CHECK(other->findings == 0);
+  // Every switch of the fabric, each once, by name.
+  CHECK(s.switches.size() == c.switches.size());
+}
+
+TEST_CASE("plan: a host's one HCA named by no name of its own in the plan (an ibdm P1) is the fabric's one HCA") {
+  RailOptimizedSpec spec;
+  spec.scalable_units = 1;
+  spec.hosts_per_su = 4;
+  spec.rails = 1;
+  spec.radix = 8;
+  const Fabric f = generate_rail_optimized(spec);
+  CablePlan plan = plan_of(f);
+  for (auto& cable : plan.cables)
+    for (PlanEnd* e : {&cable.a, &cable.b})
+      if (!e->switch_end) e->port = "port 1";
+  const Cluster c = checked(f, plan);
+  CHECK(plan_findings(c).empty());
+  CHECK(c.plan_checks[0].present == c.plan_checks[0].planned);
+  SUBCASE("two named HCAs are two HCAs: a plan's mlx5_1 is not the fabric's mlx5_0") {
+    CablePlan named_otherwise = plan_of(f);
+    for (auto& cable : named_otherwise.cables)
+      for (PlanEnd* e : {&cable.a, &cable.b})
+        if (!e->switch_end && e->device == "dgx001") e->port = "mlx5_1";
+    const Cluster d = checked(f, named_otherwise);
+    CHECK(plan_findings(d).size() == 1);
+  }
+}
+
+TEST_CASE("plan: a unit cabled one port off on every leaf, which its hosts' symmetry cannot show, is named cable by cable") {
+  const Fabric off = fabric({.offset_units = {"su1"}});
+  // The unit's hosts all agree with each other: no symmetry finding.
+  const Cluster alone = build_cluster({off}, ClusterOptions{});
+  for (const auto& a : alone.anomalies) {
+    CAPTURE(a.detail);
+    CHECK(a.kind != K::MiscabledRail);
+    CHECK(a.kind != K::CrossedRails);
+    CHECK(a.kind != K::MissingRail);
+  }
+  const Cluster c = checked(off, plan_of(fabric()));
+  const auto found = plan_findings(c);
+  // 4 hosts on each of su1's 2 leaves, each one port on: 8 cables to move, each named.
+  REQUIRE(found.size() == 8);
+  for (const Anomaly* a : found) CHECK(a->kind == K::PlanWrongPort);
+  bool first = false;
+  for (const Anomaly* a : found)
+    first = first || a->detail.ends_with("move the cable in su1-rail0 port 2 to port 1");
+  CHECK(first);
+  int su2 = 0;
+  for (const auto& t : c.plan_checks[0].switches)
+    if (t.name.starts_with("su2-")) su2 += t.findings;
+  CHECK(su2 == 0);
+}

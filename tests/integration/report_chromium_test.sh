@@ -148,6 +148,29 @@ for ((i = 0; i < n; i++)); do
 done
 echo "PASS: verdict $verdict, $checks checks, drawing ($boxes boxes, $flagged with findings), $curves curves, all $n findings"
 
+# 2b. The sample against its cabling plan (generate --format plan of the sample's clean fabric):
+# the page loads clean, has the plan section, and every plan finding is a row of its table.
+"$SLURMTOPO" generate railopt --scalable-units 4 --hosts-per-su 16 --rails 8 --sharp --format plan -o "$WORK/plan.csv" ||
+  fail "generate --format plan"
+"$SLURMTOPO" report --fabric "$samples/superpod-4su.topo" --config "$samples/site.yaml" --plan "$WORK/plan.csv" \
+  -o "$WORK/plan.html" --json "$WORK/plan.json" 2>"$WORK/plan.err"
+rc=$?
+((rc == 4)) || fail "the sample against its plan should fail fabric.plan (exit 4), got exit $rc: $(cat "$WORK/plan.err")"
+found=$(problems "file://$WORK/plan.html") || fail "chromium did not load the plan report"
+[[ -z $found ]] || fail "the plan report page is broken in Chromium:
+$found"
+chrome "$WORK/planpage" "file://$WORK/plan.html" --dump-dom || fail "chromium failed on the plan report"
+plan_section=$(sed -n '/<section id="plan">/,/<\/section>/p' "$WORK/planpage.dom")
+grep -q '<h2>Cabling against the plan</h2>' <<<"$plan_section" || fail "no plan section in the rendered page"
+planned=$(jq '.plans[0].finding_indices | length' "$WORK/plan.json")
+(( planned == 4 )) || fail "expected the sample's 4 faults as 4 plan findings, got $planned"
+for i in $(jq '.plans[0].finding_indices[]' "$WORK/plan.json"); do
+  kind=$(jq -r ".findings[$i].kind" "$WORK/plan.json")
+  grep -qF ">#$i<" <<<"$plan_section" && grep -qF "$kind" <<<"$plan_section" ||
+    fail "plan finding $i ($kind) is not a row of the plan section"
+done
+echo "PASS: the plan section in Chromium, its $planned findings each a row"
+
 # 3. The screenshot: a PNG of the page's first screen and a half, not blank.
 chrome "$WORK/shot" "file://$WORK/report.html" --window-size=1100,1600 --hide-scrollbars \
   --screenshot="$WORK/report.png" || fail "chromium could not take the screenshot: $(tail -5 "$WORK/shot.log")"
