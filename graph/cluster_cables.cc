@@ -1,7 +1,10 @@
 #include "graph/cluster_cables.h"
 
+#include <tuple>
+
 #include "discover/cable_list.h"
 #include "graph/cable_names.h"
+#include "graph/host_names.h"
 
 namespace slurmtopo {
 
@@ -29,7 +32,15 @@ CablePlan cluster_cables(const Cluster& c) {
     for (size_t i = 0; i < c.fabrics[f].links.size(); ++i) {
       const Link& l = c.fabrics[f].links[i];
       const auto [va, vb] = c.link_vertices[f][i];
-      plan.cables.push_back({plan_end(c, names, va, l.a), plan_end(c, names, vb, l.b), l.width, l.speed, 0});
+      PlannedCable cable{plan_end(c, names, va, l.a), plan_end(c, names, vb, l.b), l.width, l.speed, 0};
+      // A switch's SHARP aggregation node by its switch ("leaf03 aggregation node"), not its
+      // GUID: a replaced switch brings a new one, and it is still the planned one.
+      for (auto [end, node, other] : {std::tuple{&cable.a, &l.a, &cable.b}, std::tuple{&cable.b, &l.b, &cable.a}}) {
+        const FabricNode* n = other->switch_end ? c.fabrics[f].find(node->guid) : nullptr;
+        if (n && n->kind == NodeKind::Ca && is_aggregation_node(n->description))
+          *end = {other->device + " aggregation node", hca_port("", node->port), false};
+      }
+      plan.cables.push_back(std::move(cable));
     }
   return plan;
 }

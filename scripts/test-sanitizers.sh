@@ -10,7 +10,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds=${FUZZ_SECONDS:-10}
 build=build-sanitize
+# -O1 and line tables only: what ASan's stack traces need (file:line of every frame), in less
+# compile time than -O2 -g (graph/grouping.cc: 7.0-8.5 s against 9.3-9.7 s, 2-vCPU VM, loaded).
 cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DSLURMTOPO_FUZZ=ON $(command -v ccache >/dev/null && echo -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 ninja -C "$build" slurmtopo slurmtopo_tests $(cd fuzz && find . -name '*_fuzzer.cc' -printf '%f\n' | sed 's/\.cc$//')
 

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -268,4 +269,35 @@ TEST_CASE("plan: a unit cabled one port off on every leaf, which its hosts' symm
   for (const auto& t : c.plan_checks[0].switches)
     if (t.name.starts_with("su2-")) su2 += t.findings;
   CHECK(su2 == 0);
+}
+
+TEST_CASE("plan: a replaced switch's new SHARP aggregation node is still the planned one, named by its switch") {
+  RailOptimizedSpec spec;
+  spec.scalable_units = 1;
+  spec.hosts_per_su = 4;
+  spec.rails = 2;
+  spec.radix = 16;
+  spec.sharp = true;
+  const Fabric planned = generate_rail_optimized(spec);
+  const CablePlan plan = plan_of(planned);
+  bool named_by_switch = false;
+  for (const auto& cable : plan.cables)
+    named_by_switch = named_by_switch || cable.b.device == "su1-rail0 aggregation node" || cable.a.device == "su1-rail0 aggregation node";
+  CHECK(named_by_switch);
+  // The switch and its aggregation node replaced: new GUIDs, same names and cables.
+  Fabric today = planned;
+  std::map<uint64_t, uint64_t> renamed;
+  for (auto& n : today.nodes)
+    if (n.kind == NodeKind::Ca && n.description.find("Aggregation Node") != std::string::npos && renamed.empty()) {
+      renamed[n.guid] = n.guid + 0x1000000;
+      n.guid = n.sysimgguid = n.guid + 0x1000000;
+    }
+  REQUIRE(renamed.size() == 1);
+  for (auto& l : today.links)
+    for (LinkEnd* e : {&l.a, &l.b})
+      if (renamed.count(e->guid)) e->guid = renamed[e->guid];
+  normalize(today);
+  const Cluster c = checked(today, plan);
+  CHECK(plan_findings(c).empty());
+  CHECK(c.plan_checks[0].present == c.plan_checks[0].planned);
 }
