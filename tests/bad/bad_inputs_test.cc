@@ -71,6 +71,13 @@ TEST_CASE("tests/bad: every malformed input is exit 2 with its exact error, and 
   for (const auto& e : fs::recursive_directory_iterator(kBad))
     if (e.is_regular_file() && e.path().parent_path() != kBad) ++files;
   CHECK_MESSAGE(files == cases.size(), "every file under tests/bad/*/ has one line in cases.tsv");
+  // The README says how many there are: the count it gives is this one.
+  {
+    std::ifstream in(fs::path(SLURMTOPO_SOURCE_DIR) / "README.md");
+    const std::string readme{std::istreambuf_iterator<char>(in), {}};
+    const std::string said = "`tests/bad/` holds " + std::to_string(files) + " such files";
+    CHECK_MESSAGE(readme.find(said) != std::string::npos, "README.md should say: " << said);
+  }
 
   for (const Case& c : cases) {
     INFO("cases.tsv:" << c.line << ": " << c.file);
