@@ -8,25 +8,13 @@
 #include "base/input_error.h"
 #include "base/lines.h"
 #include "base/text.h"
+#include "base/words.h"
 
 namespace slurmtopo {
 
 namespace {
 
 bool indented(std::string_view line) { return !line.empty() && (line[0] == ' ' || line[0] == '\t'); }
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
 
 std::string_view clean(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);

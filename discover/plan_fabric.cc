@@ -4,6 +4,7 @@
 #include <map>
 
 #include "base/input_error.h"
+#include "discover/synthetic_fabric.h"
 
 namespace slurmtopo {
 
@@ -12,21 +13,6 @@ namespace {
 constexpr uint32_t kMellanoxVendor = 0x2c9;
 constexpr uint64_t kSwitchGuidBase = 0xb83fd20300e00000;
 constexpr uint64_t kHcaGuidBase = 0xb83fd20300f00000;
-
-// The switch and HCA device ids of a generation, where slurmtopo knows one (EDR to NDR); 0
-// elsewhere: the model then judges those cables against each other, as for unknown devices.
-struct Ids {
-  uint32_t switch_device = 0, hca_device = 0;
-  int switch_ports = 36;
-};
-Ids ids_for(LinkSpeed s) {
-  switch (s) {
-    case LinkSpeed::EDR: return {0xcf08, 0x1017, 36};
-    case LinkSpeed::HDR: return {0xd2f0, 0x101b, 40};
-    case LinkSpeed::NDR: return {0xd2f2, 0x1021, 64};
-    default: return {};
-  }
-}
 
 }  // namespace
 
@@ -93,7 +79,9 @@ Fabric fabric_from_plan(const CablePlan& plan, LinkSpeed speed) {
     for (size_t i = 0; i < nodes.size(); ++i) {
       const Node& n = nodes[i];
       if (n.is_switch != want_switch) continue;
-      const Ids ids = ids_for(n.fastest);
+      // The generators' models where the speed has one; elsewhere no device id (the model then
+      // judges those cables against each other, as for unknown devices) and 36 ports.
+      const SyntheticModel ids = synthetic_model(n.fastest).value_or(SyntheticModel{0, 0, 36});
       FabricNode node;
       node.kind = n.is_switch ? NodeKind::Switch : NodeKind::Ca;
       node.guid = node.sysimgguid = n.is_switch ? kSwitchGuidBase + 16 * uint64_t(switches++) : kHcaGuidBase + 16 * uint64_t(hcas++);

@@ -7,6 +7,7 @@
 #include "base/input_error.h"
 #include "base/lines.h"
 #include "base/text.h"
+#include "base/words.h"
 #include "discover/cable_list.h"
 #include "discover/fabric_file.h"
 #include "discover/ibdm_topology.h"
@@ -63,22 +64,15 @@ PlanNameMap load_plan_name_map(const std::string& path) {
     const int number = lines.number();
     const std::string_view t = trim(line);
     if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string> w;
-    size_t i = 0;
-    while (i < t.size()) {
-      size_t j = t.find_first_of(" \t", i);
-      if (j == std::string_view::npos) j = t.size();
-      if (j > i) w.emplace_back(t.substr(i, j - i));
-      i = t.find_first_not_of(" \t", j);
-      if (i == std::string_view::npos) break;
-    }
+    const auto w = words(t);
     if (w.size() != 2) throw InputError(path, number, "expected `PLAN-NAME FABRIC-NAME`, found " + snippet(t));
-    if (auto [it, fresh] = plan_line.emplace(w[0], number); !fresh)
-      throw InputError(path, number, "expected each plan name once, but " + w[0] + " is also on line " + std::to_string(it->second));
-    if (auto [it, fresh] = fabric_line.emplace(w[1], number); !fresh)
-      throw InputError(path, number, "expected one plan name per fabric name, but " + w[1] + " is also named on line " +
+    const std::string plan(w[0]), fabric(w[1]);
+    if (auto [it, fresh] = plan_line.emplace(plan, number); !fresh)
+      throw InputError(path, number, "expected each plan name once, but " + plan + " is also on line " + std::to_string(it->second));
+    if (auto [it, fresh] = fabric_line.emplace(fabric, number); !fresh)
+      throw InputError(path, number, "expected one plan name per fabric name, but " + fabric + " is also named on line " +
                                          std::to_string(it->second));
-    map.fabric_name[w[0]] = w[1];
+    map.fabric_name[plan] = fabric;
   }
   return map;
 }

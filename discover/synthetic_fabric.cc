@@ -404,6 +404,12 @@ std::vector<Fabric> split_rail_planes(const Fabric& fabric, const RailOptimizedS
   return out;
 }
 
+std::optional<SyntheticModel> synthetic_model(LinkSpeed speed) {
+  for (const auto& g : kGenerations)
+    if (g.speed == speed) return SyntheticModel{g.switch_device, g.hca_device, g.switch_ports};
+  return std::nullopt;
+}
+
 const char* synthetic_factory_description(uint32_t hca_device) {
   for (const auto& g : kGenerations)
     if (g.hca_device == hca_device) return g.hca_factory_description;

@@ -36,6 +36,7 @@
 //   stor-leafNN switches (k/2 hosts, k/2 uplinks each) under stor-spineNN.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,6 +92,15 @@ Fabric generate_rail_optimized(const RailOptimizedSpec& spec);
 // into planes or a storage tier would belong to none. `fabric` is what generate_rail_optimized
 // (and apply_faults) made of `spec`.
 std::vector<Fabric> split_rail_planes(const Fabric& fabric, const RailOptimizedSpec& spec, int planes);
+
+// The switch and HCA a generated fabric of this speed is built from (EDR, HDR, NDR): their
+// device ids and the switch's ports at 4x; nullopt for a speed no generator builds. generate
+// from-plan gives its nodes the same models (discover/plan_fabric.h).
+struct SyntheticModel {
+  uint32_t switch_device = 0, hca_device = 0;
+  int switch_ports = 0;
+};
+std::optional<SyntheticModel> synthetic_model(LinkSpeed speed);
 
 // What a generated HCA says before a host names it, by its device id; whether a generated
 // CA is a host's HCA (not a SHARP aggregation node). For synthetic_faults.cc.

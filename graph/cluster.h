@@ -181,7 +181,8 @@ inline constexpr FindingKind kAnomalyKinds[] = {
     {"unmatched-counters", "inputs.match", Severity::Warn,
      "a counters file names ports that are not in the fabric (another fabric's file?)", "ports"},
     {"plan-swapped-cables", "fabric.plan", Severity::Fail,
-     "two cables are in each other's ports of one device, against the cabling plan: swap them", "cables"},
+     "two cables with their ends exchanged against the cabling plan (two ports of a leaf, two HCAs of a host, or "
+     "two leaves): swap them", "cables"},
     {"plan-wrong-port", "fabric.plan", Severity::Fail,
      "a planned cable reaches the right device on another port: move it to the planned port", "cables"},
     {"plan-wrong-device", "fabric.plan", Severity::Fail,

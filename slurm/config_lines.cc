@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "base/lines.h"
+#include "base/words.h"
 
 namespace slurmtopo {
 namespace {
@@ -49,18 +50,7 @@ std::vector<SlurmConfLine> read_slurm_conf_lines(std::string_view text) {
   return lines;
 }
 
-std::vector<std::string_view> slurm_conf_words(std::string_view s) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && is_space(s[i])) ++i;
-    size_t j = i;
-    while (j < s.size() && !is_space(s[j])) ++j;
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
+std::vector<std::string_view> slurm_conf_words(std::string_view s) { return words(s); }
 
 std::string ascii_lower(std::string_view s) {
   std::string out(s);
