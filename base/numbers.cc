@@ -22,4 +22,9 @@ std::optional<uint64_t> parse_uint64(std::string_view text) {
   return v;
 }
 
+bool parse_long(std::string_view s, long& out) {
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
+}
+
 }  // namespace slurmtopo

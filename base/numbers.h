@@ -16,4 +16,8 @@ uint64_t parse_whole_number(const std::string& option, const std::string& text, 
 // print counters); nullopt for anything else, an overflow included.
 std::optional<uint64_t> parse_uint64(std::string_view text);
 
+// The whole of `s` as a decimal long, a leading '-' allowed; false for anything else, an
+// overflow or an empty `s` included (`out` is then unspecified).
+bool parse_long(std::string_view s, long& out);
+
 }  // namespace slurmtopo

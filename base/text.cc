@@ -1,6 +1,8 @@
 #include "base/text.h"
 
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 
 namespace slurmtopo {
 
@@ -30,6 +32,13 @@ std::string snippet(std::string_view rest) {
   }
   if (rest.size() > 24) out += "...";
   return out + "\"";
+}
+
+std::string fixed_decimals(double x, int decimals) {
+  if (!std::isfinite(x)) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+  return buf;
 }
 
 }  // namespace slurmtopo

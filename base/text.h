@@ -13,6 +13,10 @@ std::string counted(size_t n, std::string_view one, std::string_view many);
 // bytes outside printable ASCII as \xNN, "..." when cut; "the end of the line" when empty.
 std::string snippet(std::string_view rest);
 
+// `x` with `decimals` digits after the point, as a table shows it; "-" when x is not finite
+// (a figure nothing bounds or nothing measured).
+std::string fixed_decimals(double x, int decimals);
+
 // `s` without the white space (isspace) at either end.
 std::string_view trim(std::string_view s);
 

@@ -2,10 +2,6 @@
 
 namespace slurmtopo {
 
-namespace {
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-}  // namespace
-
 std::vector<std::string_view> words(std::string_view line) {
   std::vector<std::string_view> out;
   size_t i = 0;

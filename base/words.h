@@ -10,4 +10,20 @@ namespace slurmtopo {
 // Views into `line`; white space is C's isspace (blank, tab, CR, LF, VT, FF).
 std::vector<std::string_view> words(std::string_view line);
 
+// C's isspace without its locale: blank, tab, CR, LF, VT, FF.
+inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// C's isblank: blank or tab, what the diagnostic tools put between the fields of a line.
+inline bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+// A blank, a tab or the CR of a CRLF line: between the fields of a line copied off Windows.
+inline bool is_blank_or_cr(char c) { return is_blank(c) || c == '\r'; }
+
+// `line` up to its first blank (find_first_of would call memchr once per character).
+inline std::string_view first_word(std::string_view line) {
+  size_t n = 0;
+  while (n < line.size() && !is_blank(line[n])) ++n;
+  return line.substr(0, n);
+}
+
 }  // namespace slurmtopo

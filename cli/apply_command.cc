@@ -22,7 +22,7 @@ constexpr const char* kWhatNodes =
     "Port, Weight, Feature, ...) and refuses to add or remove nodes or change a node's CPU count:\n"
     "Slurm needs slurmctld and every slurmd restarted for those, which apply does not do.\n";
 
-struct Options {
+struct ApplyOptions {
   ApplyRequest request;
   NodeInputs nodes;
   std::vector<std::string> what{"topology"};
@@ -31,7 +31,7 @@ struct Options {
   std::string slurm_version;
 };
 
-std::string command_line(const Options& o) {
+std::string command_line(const ApplyOptions& o) {
   std::string s = "slurmtopo apply";
   for (const auto& f : o.request.inputs.fabric_files) s += " --fabric " + f;
   if (!o.request.inputs.name_map.empty()) s += " --node-name-map " + o.request.inputs.name_map;
@@ -45,7 +45,7 @@ std::string command_line(const Options& o) {
 }  // namespace
 
 void add_apply_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<ApplyOptions>();
   CLI::App* cmd = app.add_subcommand(
       "apply", "Emit, check against the running slurmctld, replace, scontrol reconfigure, verify; roll back on failure");
   cmd->footer(std::string(kWhatNodes) + "\n" +

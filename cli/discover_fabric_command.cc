@@ -22,14 +22,14 @@ namespace {
 // (2), but not a result to build on either.
 constexpr int kPartialExit = exit_code::kAttention;
 
-struct Options {
+struct SweepOptions {
   FabricSweepRequest request;
   bool allow_partial = false;
   std::string save;
   std::string textfile;  // DIR for node_exporter's textfile collector
 };
 
-void run(const Options& o) {
+void run_sweep(const SweepOptions& o) {
   auto progress = std::make_shared<LiveProgress>();
   FabricSweep sweep;
   {
@@ -80,7 +80,7 @@ void add_counter_read_options(CLI::App& cmd, LiveOptions& live, std::string& tex
 }  // namespace
 
 void add_discover_counters_command(CLI::App& discover) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SweepOptions>();
   CLI::App* cmd = discover.add_subcommand(
       "counters", "Read every cabled port's counters live for a fabric swept earlier (no sweep), judge every cable");
   cmd->footer(exit_status_text("read (and saved with --save)",
@@ -104,11 +104,11 @@ void add_discover_counters_command(CLI::App& discover) {
   add_fabric_options(*cmd, o->request.inputs, FabricOption::MapsOnly);
   add_json_flag(*cmd, o->request.json);
   add_save_option(*cmd, o->save, "with the counters");
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o] { run_sweep(*o); });
 }
 
 void add_discover_fabric_command(CLI::App& discover) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SweepOptions>();
   CLI::App* cmd = discover.add_subcommand(
       "fabric", "Sweep the InfiniBand fabric live (libibnetdisc), print what inspect prints, save a snapshot");
   cmd->footer(exit_status_text("swept (and saved with --save)",
@@ -144,7 +144,7 @@ void add_discover_fabric_command(CLI::App& discover) {
   add_save_option(*cmd, o->save, "with the forwarding tables");
   cmd->callback([o, routes] {
     o->request.live.routes = routes->count() > 0;
-    run(*o);
+    run_sweep(*o);
   });
 }
 

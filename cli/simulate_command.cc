@@ -1,5 +1,5 @@
 // `slurmtopo simulate`: what a placement costs a collective, per message size, and what
-// limits it; `--compare` puts two placements side by side. Options → run_simulation
+// limits it; `--compare` puts two placements side by side. SimulateOptions → run_simulation
 // (simulate/collective/simulation.h) → simulate_report (report/simulate_report.h).
 #include <iostream>
 #include <memory>
@@ -14,7 +14,7 @@ namespace slurmtopo::cli {
 
 namespace {
 
-struct Options {
+struct SimulateOptions {
   ClusterInputs inputs;
   std::string nodes_dir;
   std::string profile;
@@ -29,7 +29,7 @@ struct Options {
   bool json = false;
 };
 
-void run(const Options& o) {
+void run_simulate(const SimulateOptions& o) {
   SimulationRequest r;
   r.inputs = o.inputs;
   r.profile = o.profile;
@@ -48,7 +48,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_simulate_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Collective time and bus bandwidth of a placement on this fabric, with its routing");
   cmd->footer(plain_exit_status() + "\n" +
@@ -81,7 +81,7 @@ void add_simulate_command(CLI::App& app) {
                   "jobs running next door, one `HOSTLIST COLLECTIVE SIZE` a line: their flows share the cables")
       ->check(CLI::ExistingFile);
   add_json_flag(*cmd, o->json, "with every bottleneck");
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o] { run_simulate(*o); });
 }
 
 }  // namespace slurmtopo::cli

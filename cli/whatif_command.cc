@@ -1,7 +1,7 @@
 // `slurmtopo whatif`: placement policies side by side, the effect of edits (drains, cables,
 // the cables the port counters condemn, spines, another topology.conf), workload replays;
 // `--shard i/N`, `whatif merge` and `--sbatch N` to run a large one as a Slurm job array.
-// Options → run_whatif (simulate/whatif/whatif_plan.h) → whatif_output (report/whatif_report.h).
+// WhatifOptions → run_whatif (simulate/whatif/whatif_plan.h) → whatif_output (report/whatif_report.h).
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -16,7 +16,7 @@ namespace slurmtopo::cli {
 
 namespace {
 
-struct Options {
+struct WhatifOptions {
   WhatifArguments args;
   int sbatch = 0;
   bool json = false;
@@ -34,7 +34,7 @@ std::string this_executable() {
 }  // namespace
 
 void add_whatif_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<WhatifOptions>();
   CLI::App* cmd = app.add_subcommand(
       "whatif", "Placement policies side by side, the effect of drains, cables, spines or another topology.conf, "
                 "and workload replays (FCFS + EASY backfill through Slurm's placement)");

@@ -21,6 +21,9 @@ const char* to_string(LinkSpeed speed);
 LinkSpeed parse_link_speed(const std::string& text);  // Unknown if not recognised
 double lane_gbps(LinkSpeed speed);                     // data rate per lane, Gb/s
 
+// The highest unicast LID (0xC000 and up are multicast): what a LID in any input may be.
+inline constexpr uint16_t kMaxUnicastLid = 0xBFFF;
+
 struct FabricNode {
   NodeKind kind = NodeKind::Ca;
   uint64_t guid = 0;         // node GUID (switchguid / caguid)

@@ -20,7 +20,6 @@ namespace slurmtopo {
 
 namespace {
 
-constexpr long kMaxUnicastLid = 0xBFFF;
 constexpr const char* kExpected =
     "expected iblinkinfo output: a \"Switch: 0xGUID desc:\" or \"CA: desc:\" header, or a port line "
     "\"LID PORT[ ] ==( width speed state/physical )==> LID PORT[ ] \\\"desc\\\"\"";
@@ -74,7 +73,7 @@ CouldBe could_be(std::string_view tail) {
   return out;
 }
 
-struct End {
+struct LinkinfoEnd {
   uint64_t guid = 0;  // 0 when the line does not say (default form: only the LID)
   bool has_guid = false;
   std::string description;
@@ -82,8 +81,8 @@ struct End {
   int port = 0;
 };
 
-struct PortLine {
-  End local, remote;
+struct LinkinfoLine {
+  LinkinfoEnd local, remote;
   bool cabled = false;
   int width = 0;
   LinkSpeed speed = LinkSpeed::Unknown;
@@ -91,9 +90,9 @@ struct PortLine {
   int line = 0;
 };
 
-class Parser {
+class LinkinfoParser {
  public:
-  Parser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  LinkinfoParser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
 
   Fabric run() {
     size_t start = 0;
@@ -151,8 +150,8 @@ class Parser {
   }
 
   // [0xGUID] ["desc"] [LID] PORT[ext] — the side of a port line before or after the link.
-  End read_end(std::string_view s, bool remote, bool& down) {
-    End e;
+  LinkinfoEnd read_end(std::string_view s, bool remote, bool& down) {
+    LinkinfoEnd e;
     s = trim(s);
     if (s.starts_with("0x")) {
       const size_t sp = s.find_first_of(" \t");
@@ -209,7 +208,7 @@ class Parser {
     const size_t open = t.find("==(");
     const size_t close = t.find(")==>", open);
     if (close == std::string_view::npos) fail("the link's \")==>\"");
-    PortLine p;
+    LinkinfoLine p;
     p.line = line_no_;
     bool down = false;
     p.local = read_end(t.substr(0, open), false, down);
@@ -269,7 +268,7 @@ class Parser {
     std::set<uint64_t> lid_only;  // GUIDs made up from a LID: no port GUID to look a name up by
     for (const auto& p : lines_) {
       if (!p.cabled) continue;
-      End r = p.remote;
+      LinkinfoEnd r = p.remote;
       if (!r.has_guid) {
         if (r.lid <= 0) {
           line_no_ = p.line;
@@ -333,12 +332,12 @@ class Parser {
   std::map<std::pair<uint64_t, int>, uint64_t> local_port_guid_;  // (CA, port) → port GUID
   std::map<uint64_t, NodeKind> kinds_;      // from the default form's headers
   std::map<uint64_t, NodeKind> unprinted_;  // far ends with no line of their own
-  std::vector<PortLine> lines_;
+  std::vector<LinkinfoLine> lines_;
 };
 
 }  // namespace
 
-Fabric parse_iblinkinfo_text(std::string_view text, const std::string& file) { return Parser(text, file).run(); }
+Fabric parse_iblinkinfo_text(std::string_view text, const std::string& file) { return LinkinfoParser(text, file).run(); }
 
 bool looks_like_iblinkinfo(std::string_view head) {
   size_t start = 0;

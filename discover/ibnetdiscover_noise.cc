@@ -1,16 +1,8 @@
 #include "discover/ibnetdiscover_noise.h"
 
+#include "base/words.h"
+
 namespace slurmtopo {
-namespace {
-
-std::string_view first_word(std::string_view line) {
-  size_t n = 0;
-  while (n < line.size() && line[n] != ' ' && line[n] != '\t') ++n;
-  return line.substr(0, n);
-}
-
-}  // namespace
-
 bool is_ibnetdiscover_diagnostic(std::string_view line) {
   if (line.starts_with("ibwarn") || line.starts_with("ibnetdisc") || line.starts_with("iberror"))
     return true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/input_error.h"
+#include "base/words.h"
 #include "discover/ibnetdiscover_noise.h"
 
 namespace slurmtopo {
@@ -15,21 +16,18 @@ namespace {
 
 constexpr const char* kLine =
     "an ibnetdiscover -p line \"SW LID PORT 0xGUID 4x HDR - CA LID PORT 0xGUID ( 'desc' - 'desc' )\"";
-constexpr long kMaxUnicastLid = 0xBFFF;
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+std::string_view trim_blanks(std::string_view s) {
+  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
   return s;
 }
 
 // Splits off the next blank-separated word.
 std::string_view next_word(std::string_view& s) {
-  s = trim(s);
+  s = trim_blanks(s);
   size_t n = 0;
-  while (n < s.size() && !is_blank(s[n])) ++n;
+  while (n < s.size() && !is_blank_or_cr(s[n])) ++n;
   std::string_view w = s.substr(0, n);
   s.remove_prefix(n);
   return w;
@@ -64,7 +62,7 @@ std::optional<NodeKind> kind_of(std::string_view w) {
   return std::nullopt;
 }
 
-struct End {
+struct PortsEnd {
   NodeKind kind = NodeKind::Ca;
   uint16_t lid = 0;
   int port = 0;
@@ -72,7 +70,7 @@ struct End {
 };
 
 struct Row {
-  End local, remote;
+  PortsEnd local, remote;
   bool cabled = false;
   int width = 0;
   LinkSpeed speed = LinkSpeed::Unknown;
@@ -80,9 +78,9 @@ struct Row {
   int line = 0;
 };
 
-class Parser {
+class PortsParser {
  public:
-  Parser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
+  PortsParser(std::string_view text, const std::string& file) : text_(text), file_(file) {}
 
   Fabric run() {
     size_t start = 0;
@@ -90,7 +88,7 @@ class Parser {
       const size_t nl = text_.find('\n', start);
       std::string_view line = text_.substr(start, nl == std::string_view::npos ? text_.size() - start : nl - start);
       start = nl == std::string_view::npos ? text_.size() : nl + 1;
-      read_line(trim(line));
+      read_line(trim_blanks(line));
     }
     return build();
   }
@@ -118,13 +116,13 @@ class Parser {
     const std::string_view width = next_word(rest);
     const std::string_view speed = next_word(rest);
     if (speed.empty()) fail("the port's width and speed, like \"4x HDR\"", width);
-    rest = trim(rest);
+    rest = trim_blanks(rest);
     if (rest.starts_with("- ")) {
       rest.remove_prefix(2);
       row.cabled = true;
       read_link(width, speed, row);
       row.remote = read_end(rest, "the far end");
-      read_descriptions(trim(rest), row);
+      read_descriptions(trim_blanks(rest), row);
     } else {
       // No cable: the port's own description alone, after a run of blanks.
       if (rest.size() < 2 || rest.front() != '\'' || rest.back() != '\'')
@@ -134,8 +132,8 @@ class Parser {
     rows_.push_back(row);
   }
 
-  End read_end(std::string_view& rest, const char* which) {
-    End e;
+  PortsEnd read_end(std::string_view& rest, const char* which) {
+    PortsEnd e;
     const std::string_view kind = next_word(rest);
     const auto k = kind_of(kind);
     if (!k) fail(std::string(kLine) + ": " + which + "'s node kind SW, CA or RT", kind);
@@ -184,7 +182,7 @@ class Parser {
   static std::string end_name(uint64_t guid, int port) { return "0x" + guid_hex(guid) + "[" + std::to_string(port) + "]"; }
 
   // The node a line speaks of: one kind for one GUID, whatever line says it.
-  FabricNode& node(const End& e, int line) {
+  FabricNode& node(const PortsEnd& e, int line) {
     auto [it, added] = nodes_.try_emplace(e.guid);
     FabricNode& n = it->second;
     if (added) {
@@ -204,7 +202,7 @@ class Parser {
 
   // Each cable from both ends: both lines must name the same two ports.
   void check_cable(const Row& row) {
-    auto record = [&](const End& from, const End& to) {
+    auto record = [&](const PortsEnd& from, const PortsEnd& to) {
       const auto [it, added] = cable_of_.try_emplace({from.guid, from.port}, Cabled{to.guid, to.port, row.line});
       if (added || (it->second.guid == to.guid && it->second.port == to.port)) return;
       throw InputError(file_, row.line,
@@ -286,14 +284,14 @@ class Parser {
 }  // namespace
 
 Fabric parse_ibnetdiscover_ports_text(std::string_view text, const std::string& file) {
-  return Parser(text, file).run();
+  return PortsParser(text, file).run();
 }
 
 bool looks_like_ibnetdiscover_ports(std::string_view head) {
   size_t start = 0;
   while (start < head.size()) {
     const size_t nl = head.find('\n', start);
-    std::string_view line = trim(head.substr(start, nl == std::string_view::npos ? head.size() - start : nl - start));
+    std::string_view line = trim_blanks(head.substr(start, nl == std::string_view::npos ? head.size() - start : nl - start));
     start = nl == std::string_view::npos ? head.size() : nl + 1;
     if (line.empty() || is_ibnetdiscover_progress(line) || is_ibnetdiscover_diagnostic(line)) continue;
     std::string_view rest = line;

@@ -24,13 +24,13 @@
 
 #include "base/input_error.h"
 #include "base/text.h"
+#include "base/words.h"
 #include "discover/ibnetdiscover_noise.h"
 #include "discover/refused_forms.h"
 
 namespace slurmtopo {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
 // Hex digit values, -1 for anything else: GUIDs are most of a dump's digits, and a table
 // beats three range tests per character.
@@ -128,8 +128,6 @@ class Cursor {
 };
 
 // The one keyword read in comments; compared by hand as it is tested on every word.
-constexpr int64_t kMaxUnicastLid = 0xBFFF;
-
 bool is_lid(std::string_view w) { return w.size() == 3 && w[0] == 'l' && w[1] == 'i' && w[2] == 'd'; }
 
 // Speed names as ibnetdiscover prints them; "???" is its own word for a speed it cannot name.
@@ -256,13 +254,6 @@ void merge_other_end(Link& first, const Link& other) {
   if (other.width && (!first.width || other.width < first.width)) first.width = other.width;
   if (other.speed != LinkSpeed::Unknown && (first.speed == LinkSpeed::Unknown || other.speed < first.speed))
     first.speed = other.speed;
-}
-
-// Up to the first blank (find_first_of would call memchr once per character).
-std::string_view first_word(std::string_view line) {
-  size_t n = 0;
-  while (n < line.size() && !is_blank(line[n])) ++n;
-  return line.substr(0, n);
 }
 
 // Lines of `ibnetdiscover -g` (chassis grouping) that carry no node or cable of their own.

@@ -10,6 +10,7 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "base/words.h"
 #include "discover/fabric.h"
 #include "slurm/node_names.h"
 
@@ -19,7 +20,6 @@ namespace {
 constexpr const char* kExpected =
     "expected `0xGUID \"name\"`, `GUID name` or `name: 0xGUID`";
 
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';

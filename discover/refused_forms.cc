@@ -1,15 +1,15 @@
 #include "discover/refused_forms.h"
 
+#include "base/words.h"
 #include "discover/ibnetdiscover_noise.h"
 
 namespace slurmtopo {
 namespace {
 
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank(s.back())) s.remove_suffix(1);
+  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -17,7 +17,7 @@ std::string_view trim(std::string_view s) {
 // (ibswitches, ibhosts, ibrouters): a kind, a colon, a GUID, "ports".
 bool is_node_list_line(std::string_view line) {
   for (std::string_view kind : {"Ca", "Switch", "Router"}) {
-    if (!line.starts_with(kind) || line.size() == kind.size() || !is_blank(line[kind.size()])) continue;
+    if (!line.starts_with(kind) || line.size() == kind.size() || !is_blank_or_cr(line[kind.size()])) continue;
     std::string_view rest = trim(line.substr(kind.size()));
     if (!rest.starts_with(':')) return false;
     rest = trim(rest.substr(1));

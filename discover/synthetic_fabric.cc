@@ -42,7 +42,6 @@ constexpr const char* kAggregationNodeDescription = "Mellanox Technologies Aggre
 constexpr uint64_t kSwitchGuidBase = 0xb83fd20300a00000;
 constexpr uint64_t kHcaGuidBase = 0xb83fd20300c00000;
 constexpr int kMaxHcasPerHost = 16;  // the HCA GUID stride per host
-constexpr uint16_t kMaxUnicastLid = 0xbfff;
 
 // `option` is the `slurmtopo generate` option that sets the field at fault, so the admin's
 // error names what to change.

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include "base/words.h"
+
 namespace slurmtopo {
 namespace {
 
@@ -14,11 +16,10 @@ constexpr std::array<std::string_view, 9> kTools = {"ibnetdiscover", "iblinkinfo
                                                     "ibhosts",       "ibswitches",  "ibrouters",
                                                     "cat",           "zcat",        "ibnetdiscover.sh"};
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -67,7 +68,7 @@ size_t escape_prefix(std::string_view line) {
 std::string_view first_word(std::string_view s) {
   s = trim(s);
   size_t n = 0;
-  while (n < s.size() && !is_space(s[n])) ++n;
+  while (n < s.size() && !is_blank_or_cr(s[n])) ++n;
   return s.substr(0, n);
 }
 

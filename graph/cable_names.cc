@@ -18,7 +18,7 @@ std::string CableNames::end(Vertex v, int port) const {
     const Hca& h = c_.hcas[hca_of_[v]];
     return h.rail.empty() ? h.host : h.host + " " + h.rail;
   }
-  const FabricNode& n = c_.fabrics[c_.graph[v].fabric].nodes[c_.graph[v].node];
+  const FabricNode& n = c_.node(v);
   return "0x" + guid_hex(n.guid) + "[" + std::to_string(port) + "]";
 }
 

@@ -58,11 +58,6 @@ int Cluster::host_index(const std::string& name) const {
 
 namespace {
 
-const FabricNode& node_of(const Cluster& c, Vertex v) {
-  const VertexRef& r = c.graph[v];
-  return c.fabrics[r.fabric].nodes[r.node];
-}
-
 void build_graph(Cluster& c) {
   for (int f = 0; f < static_cast<int>(c.fabrics.size()); ++f) {
     const Fabric& fabric = c.fabrics[f];
@@ -106,7 +101,7 @@ void collect_switches(Cluster& c, const std::vector<int>& comp, std::vector<int>
     std::vector<Vertex> vs;
     std::vector<SwitchNameInput> inputs;
     for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v) {
-      const FabricNode& n = node_of(c, v);
+      const FabricNode& n = c.node(v);
       if (c.graph[v].fabric != f || n.kind != NodeKind::Switch) continue;
       vs.push_back(v);
       inputs.push_back({n.guid, n.description});

@@ -299,6 +299,8 @@ struct Cluster {
   // admin, never used to place a host.
   HcaGuesses guesses;
 
+  // The fabric node a graph vertex stands for.
+  const FabricNode& node(Vertex v) const { return fabrics[graph[v].fabric].nodes[graph[v].node]; }
   int host_index(const std::string& name) const;  // -1 if absent
   // The hosts placed when Slurm's node list is not given: compute hosts with a group, in order.
   std::vector<std::string> compute_hosts() const;

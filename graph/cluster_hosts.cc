@@ -21,11 +21,6 @@ namespace slurmtopo {
 
 namespace {
 
-const FabricNode& node_of(const Cluster& c, Vertex v) {
-  const VertexRef& r = c.graph[v];
-  return c.fabrics[r.fabric].nodes[r.node];
-}
-
 // nullopt for the default rule (the first word), which identify_hca reads without a regex.
 std::optional<std::regex> compile_host_regex(const SiteConfig& site) {
   if (site.host_regex == SiteConfig{}.host_regex) return std::nullopt;
@@ -108,7 +103,7 @@ void identify_hcas(Cluster& c, const ClusterOptions& options, const std::vector<
   PresentGuids present;
 
   for (Vertex v = 0; v < boost::num_vertices(c.graph); ++v) {
-    const FabricNode& n = node_of(c, v);
+    const FabricNode& n = c.node(v);
     if (n.kind != NodeKind::Ca) continue;
     if (is_aggregation_node(n.description)) {
       ++c.aggregation_nodes;

@@ -23,17 +23,17 @@ EndCeiling end_ceiling(const FabricNode& node, const LinkEnd& end) {
 std::string EndCeiling::label() const { return device_label(vendor_id, device_id); }
 
 Judged judge(int value, int a, int b, int site) {
-  if (!value) return {Verdict::AtBest, 0, false};
+  if (!value) return {RateVerdict::AtBest, 0, false};
   const bool both = a && b;
   int bound = both ? std::min(a, b) : std::max(a, b);  // one end known: an upper bound only
   if (bound && value > bound) bound = 0;               // the evidence is contradicted: no bound
   if (site) {
     const int target = bound ? std::min(site, bound) : site;
-    return {value < target ? Verdict::Below : Verdict::AtBest, target, both && bound && target == bound};
+    return {value < target ? RateVerdict::Below : RateVerdict::AtBest, target, both && bound && target == bound};
   }
-  if (!bound) return {Verdict::Unknown, 0, false};
-  if (both) return {value < bound ? Verdict::Below : Verdict::AtBest, bound, true};
-  return value == bound ? Judged{Verdict::AtBest, bound, false} : Judged{Verdict::Unknown, 0, false};
+  if (!bound) return {RateVerdict::Unknown, 0, false};
+  if (both) return {value < bound ? RateVerdict::Below : RateVerdict::AtBest, bound, true};
+  return value == bound ? Judged{RateVerdict::AtBest, bound, false} : Judged{RateVerdict::Unknown, 0, false};
 }
 
 std::string rate_text(int width, LinkSpeed speed) {

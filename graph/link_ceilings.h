@@ -28,13 +28,13 @@ struct EndCeiling {
 EndCeiling end_ceiling(const FabricNode& node, const LinkEnd& end);
 
 // One dimension (width or speed, as a number that orders) of one cable, against its ends' best.
-enum class Verdict {
+enum class RateVerdict {
   AtBest,   // at the target: the ends' common best, what one known end allows, or the site's
   Below,    // below the target: lost lanes or speed
   Unknown,  // nothing to judge it by: the ends' best are not known (judge it against its peers)
 };
 struct Judged {
-  Verdict verdict = Verdict::Unknown;
+  RateVerdict verdict = RateVerdict::Unknown;
   int target = 0;         // what it should run at (AtBest, Below); 0 when Unknown
   bool both_known = false;  // the target is both ends' common best (not one end's, not the site's alone)
 };

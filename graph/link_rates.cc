@@ -20,13 +20,13 @@ struct Evaluated {
   const CableToJudge* cable = nullptr;
   EndCeiling a, b;
   Judged width, speed;
-  bool below() const { return width.verdict == Verdict::Below || speed.verdict == Verdict::Below; }
+  bool below() const { return width.verdict == RateVerdict::Below || speed.verdict == RateVerdict::Below; }
   bool unknown() const {
-    return !below() && (width.verdict == Verdict::Unknown || speed.verdict == Verdict::Unknown);
+    return !below() && (width.verdict == RateVerdict::Unknown || speed.verdict == RateVerdict::Unknown);
   }
   // Below only where both ends' best say so: what a slow-link-group is made of.
   bool below_both_ends() const {
-    auto fine = [](const Judged& j) { return j.verdict != Verdict::Below || j.both_known; };
+    auto fine = [](const Judged& j) { return j.verdict != RateVerdict::Below || j.both_known; };
     return below() && fine(width) && fine(speed);
   }
   int rate_width() const { return cable->link->width; }
@@ -63,9 +63,9 @@ std::string below_detail(const Evaluated& e, const SiteConfig& site) {
 }
 
 // The kind of cable a slow-link-group is about: its device pair at its switch levels.
-using Kind = std::tuple<int, std::tuple<int, uint32_t, uint32_t>, std::tuple<int, uint32_t, uint32_t>>;
+using CableKind = std::tuple<int, std::tuple<int, uint32_t, uint32_t>, std::tuple<int, uint32_t, uint32_t>>;
 
-Kind kind_of(const CableToJudge& c) {
+CableKind kind_of(const CableToJudge& c) {
   auto end = [](int level, const FabricNode& n) { return std::make_tuple(level, n.vendor_id, n.device_id); };
   auto x = end(c.level_a, *c.a), y = end(c.level_b, *c.b);
   if (y < x) std::swap(x, y);
@@ -179,7 +179,7 @@ void record_link_rates(Cluster& c, const SiteConfig& site, const std::vector<Cab
   for (const auto& e : all) peers[peer_key(e)].push_back(&e);
 
   // Slow kinds: every cable of the kind below both ends' best, most at one rate.
-  std::map<Kind, std::vector<const Evaluated*>> kinds;
+  std::map<CableKind, std::vector<const Evaluated*>> kinds;
   for (const auto& e : all) kinds[kind_of(*e.cable)].push_back(&e);
   std::set<const Evaluated*> grouped;
   for (const auto& [kind, members] : kinds) {
@@ -213,8 +213,8 @@ void record_link_rates(Cluster& c, const SiteConfig& site, const std::vector<Cab
     std::vector<int> widths, speeds;
     for (const Evaluated* p : group) widths.push_back(p->rate_width()), speeds.push_back(static_cast<int>(p->rate_speed()));
     const int usual_width = usual(widths), usual_speed = usual(speeds);
-    const bool slow_width = e.width.verdict == Verdict::Unknown && e.rate_width() && e.rate_width() < usual_width;
-    const bool slow_speed = e.speed.verdict == Verdict::Unknown && e.rate_speed() != LinkSpeed::Unknown &&
+    const bool slow_width = e.width.verdict == RateVerdict::Unknown && e.rate_width() && e.rate_width() < usual_width;
+    const bool slow_speed = e.speed.verdict == RateVerdict::Unknown && e.rate_speed() != LinkSpeed::Unknown &&
                             static_cast<int>(e.rate_speed()) < usual_speed;
     const std::string between = both_labels(e, " and ");
     if (group.size() > 1 && (slow_width || slow_speed)) {

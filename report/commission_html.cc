@@ -1,6 +1,7 @@
 // The report page: one self-contained HTML file — inline CSS and SVG, no script, no font, no
 // network — verdict first, then one section per part of the report (commission_html_*.cc).
 // Printable: the print style drops the navigation and keeps tables and drawings on the page.
+#include <cstdio>
 #include <sstream>
 
 #include "report/commission_parts.h"
@@ -54,6 +55,12 @@ std::string html_escape(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string svg_num(double v, const char* fmt) {
+  char b[32];
+  std::snprintf(b, sizeof b, fmt, v);
+  return b;
 }
 
 void html_table(std::ostream& out, const std::string& caption, const std::vector<std::string>& header,

@@ -16,12 +16,6 @@ namespace {
 
 constexpr double kWidth = 1000, kLevelGap = 80, kTop = 20;
 
-std::string num(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", v);
-  return b;
-}
-
 struct Geometry {
   double x = 0, y = 0, w = 0, h = 0;
 };
@@ -55,8 +49,8 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
   int flagged_boxes = 0;
   for (const auto& l : d.levels)
     for (const auto& b : l) flagged_boxes += !b.findings.empty();
-  out << "<figure><svg id=\"fabric-drawing\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << num(kWidth) << " "
-      << num(height) << "\" width=\"" << num(kWidth) << "\" height=\"" << num(height)
+  out << "<figure><svg id=\"fabric-drawing\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " << svg_num(kWidth) << " "
+      << svg_num(height) << "\" width=\"" << svg_num(kWidth) << "\" height=\"" << svg_num(height)
       << "\" role=\"img\" aria-labelledby=\"drawing-title drawing-desc\" font-size=\"11\">"
       << "<title id=\"drawing-title\">Fabric drawing: " << levels << " levels, "
       << d.levels.front().size() << " leaf boxes</title><desc id=\"drawing-desc\">Slurm's tree of the fabric, "
@@ -67,9 +61,9 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
     const Geometry& lo = geo[e.lower];
     const Geometry& hi = geo[e.upper];
     const double width = std::min(6.0, 0.6 + std::log2(1.0 + e.cables) * 0.6);
-    out << "<line x1=\"" << num(lo.x + lo.w / 2) << "\" y1=\"" << num(lo.y) << "\" x2=\"" << num(hi.x + hi.w / 2)
-        << "\" y2=\"" << num(hi.y + hi.h) << "\" stroke=\"" << (e.flagged ? "#cf222e" : "#8c959f")
-        << "\" stroke-width=\"" << num(e.flagged ? std::max(width, 2.0) : width) << "\""
+    out << "<line x1=\"" << svg_num(lo.x + lo.w / 2) << "\" y1=\"" << svg_num(lo.y) << "\" x2=\"" << svg_num(hi.x + hi.w / 2)
+        << "\" y2=\"" << svg_num(hi.y + hi.h) << "\" stroke=\"" << (e.flagged ? "#cf222e" : "#8c959f")
+        << "\" stroke-width=\"" << svg_num(e.flagged ? std::max(width, 2.0) : width) << "\""
         << (e.flagged ? " stroke-dasharray=\"6 3\" class=\"flagged\"" : "") << "><title>" << e.cables
         << (e.cables == 1 ? " cable" : " cables") << (e.flagged ? ", " + std::to_string(e.flagged) + " with findings" : "")
         << "</title></line>";
@@ -88,21 +82,21 @@ void html_drawing(const CommissionReport& r, std::ostream& out) {
         out << "\n" << html_escape(f.kind + " " + f.subject + ": " + f.detail);
       }
       if (b.findings.size() > 12) out << "\n… " << b.findings.size() - 12 << " more";
-      out << "</title><rect x=\"" << num(g.x) << "\" y=\"" << num(g.y) << "\" width=\"" << num(g.w) << "\" height=\""
-          << num(g.h) << "\" rx=\"4\" fill=\"" << (bad ? "#ffebe9" : l == 0 ? "#ddf4ff" : "#f6f8fa")
+      out << "</title><rect x=\"" << svg_num(g.x) << "\" y=\"" << svg_num(g.y) << "\" width=\"" << svg_num(g.w) << "\" height=\""
+          << svg_num(g.h) << "\" rx=\"4\" fill=\"" << (bad ? "#ffebe9" : l == 0 ? "#ddf4ff" : "#f6f8fa")
           << "\" stroke=\"" << (bad ? "#cf222e" : "#57606a") << "\" stroke-width=\"" << (bad ? 2 : 1) << "\"/>";
       const double cx = g.x + g.w / 2, cy = g.y + g.h / 2;
       std::string label = b.label;
       if (upright)
-        out << "<text x=\"" << num(cx) << "\" y=\"" << num(cy) << "\" text-anchor=\"middle\" dominant-baseline=\"middle\""
-            << " font-size=\"10\" transform=\"rotate(-90 " << num(cx) << " " << num(cy) << ")\">" << html_escape(label)
+        out << "<text x=\"" << svg_num(cx) << "\" y=\"" << svg_num(cy) << "\" text-anchor=\"middle\" dominant-baseline=\"middle\""
+            << " font-size=\"10\" transform=\"rotate(-90 " << svg_num(cx) << " " << svg_num(cy) << ")\">" << html_escape(label)
             << "</text>";
       else
-        out << "<text x=\"" << num(cx) << "\" y=\"" << num(cy + 4) << "\" text-anchor=\"middle\">"
+        out << "<text x=\"" << svg_num(cx) << "\" y=\"" << svg_num(cy + 4) << "\" text-anchor=\"middle\">"
             << html_escape(label.size() > 22 ? label.substr(0, 21) + "…" : label) << "</text>";
       if (bad)
-        out << "<circle cx=\"" << num(g.x + g.w - 2) << "\" cy=\"" << num(g.y + 2) << "\" r=\"9\" fill=\"#cf222e\"/>"
-            << "<text x=\"" << num(g.x + g.w - 2) << "\" y=\"" << num(g.y + 6) << "\" text-anchor=\"middle\" fill=\"#fff\""
+        out << "<circle cx=\"" << svg_num(g.x + g.w - 2) << "\" cy=\"" << svg_num(g.y + 2) << "\" r=\"9\" fill=\"#cf222e\"/>"
+            << "<text x=\"" << svg_num(g.x + g.w - 2) << "\" y=\"" << svg_num(g.y + 6) << "\" text-anchor=\"middle\" fill=\"#fff\""
             << " font-weight=\"700\" font-size=\"10\">" << b.findings.size() << "</text>";
       out << "</g>";
     }

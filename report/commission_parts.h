@@ -56,6 +56,8 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
 
 // The page's parts (commission_html*.cc), each writing one <section>.
 std::string html_escape(std::string_view text);
+// A figure in an SVG drawing or chart: a coordinate, or a label's value (printf's `fmt`).
+std::string svg_num(double v, const char* fmt = "%.1f");
 // A table with a caption and a header row; cells are escaped. `cls` is the class of each row
 // ("" for none), parallel to rows when not empty.
 void html_table(std::ostream& out, const std::string& caption, const std::vector<std::string>& header,

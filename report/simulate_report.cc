@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/json_fields.h"
+#include "base/text.h"
 #include "base/version.h"
 #include "slurm/hostlist.h"
 
@@ -14,20 +15,13 @@ namespace slurmtopo {
 
 namespace {
 
-std::string fixed(double x, int decimals) {
-  if (!std::isfinite(x)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
-  return buf;
-}
-
 double rounded(double x) { return std::isfinite(x) ? std::round(x * 1000) / 1000 : 0; }
 
 std::string limit_of(const SizePrediction& s) {
   if (s.latency_bound) return "latency";
   if (s.bottlenecks.empty()) return "-";
   const Bottleneck& b = s.bottlenecks.front();
-  return b.resource + " (" + fixed(b.oversubscription, 2) + "x)";
+  return b.resource + " (" + fixed_decimals(b.oversubscription, 2) + "x)";
 }
 
 std::string choice_of(Algorithm a, Protocol p) { return std::string(to_string(a)) + "/" + to_string(p); }
@@ -50,19 +44,19 @@ void print_table(std::ostream& out, const Prediction& p, const HardwareProfile& 
                 "algbw GB/s", "busbw GB/s", "ideal busbw", busy ? " busbw alone" : "", "limited by");
   out << line;
   for (const SizePrediction& s : p.sizes) {
-    const std::string alone = busy ? " " + std::string(11 - std::min<size_t>(11, fixed(s.alone_busbw_gbs, 2).size()), ' ') +
-                                         fixed(s.alone_busbw_gbs, 2)
+    const std::string alone = busy ? " " + std::string(11 - std::min<size_t>(11, fixed_decimals(s.alone_busbw_gbs, 2).size()), ' ') +
+                                         fixed_decimals(s.alone_busbw_gbs, 2)
                                    : "";
     std::snprintf(line, sizeof line, "%10s  %-16s %12s %11s %11s %11s%s  %s\n", format_size(s.bytes).c_str(),
-                  choice_of(s.algorithm, s.protocol).c_str(), fixed(s.time_us, 1).c_str(),
-                  fixed(s.algbw_gbs, 2).c_str(), fixed(s.busbw_gbs, 2).c_str(), fixed(s.ideal_busbw_gbs, 2).c_str(),
+                  choice_of(s.algorithm, s.protocol).c_str(), fixed_decimals(s.time_us, 1).c_str(),
+                  fixed_decimals(s.algbw_gbs, 2).c_str(), fixed_decimals(s.busbw_gbs, 2).c_str(), fixed_decimals(s.ideal_busbw_gbs, 2).c_str(),
                   alone.c_str(), limit_of(s).c_str());
     out << line;
   }
   for (const SizePrediction& s : p.sizes)
     if (s.better)
       out << "note: at " << format_size(s.bytes) << ", " << choice_of(s.better->algorithm, s.better->protocol)
-          << " would take " << fixed(s.better->time_us, 1) << " us on this fabric (NCCL_ALGO="
+          << " would take " << fixed_decimals(s.better->time_us, 1) << " us on this fabric (NCCL_ALGO="
           << to_string(s.better->algorithm) << ")\n";
   for (const std::string& w : p.warnings) out << "warning: " << w << "\n";
 }
@@ -80,10 +74,10 @@ void print_compare(std::ostream& out, const Prediction& a, const Prediction& b, 
   for (size_t i = 0; i < a.sizes.size(); ++i) {
     const SizePrediction &x = a.sizes[i], &y = b.sizes[i];
     std::snprintf(line, sizeof line, "%10s  %-16s %12s %11s  %-16s %12s %11s %8s\n", format_size(x.bytes).c_str(),
-                  choice_of(x.algorithm, x.protocol).c_str(), fixed(x.time_us, 1).c_str(),
-                  fixed(x.busbw_gbs, 2).c_str(), choice_of(y.algorithm, y.protocol).c_str(),
-                  fixed(y.time_us, 1).c_str(), fixed(y.busbw_gbs, 2).c_str(),
-                  x.busbw_gbs > 0 ? fixed(y.busbw_gbs / x.busbw_gbs, 3).c_str() : "-");
+                  choice_of(x.algorithm, x.protocol).c_str(), fixed_decimals(x.time_us, 1).c_str(),
+                  fixed_decimals(x.busbw_gbs, 2).c_str(), choice_of(y.algorithm, y.protocol).c_str(),
+                  fixed_decimals(y.time_us, 1).c_str(), fixed_decimals(y.busbw_gbs, 2).c_str(),
+                  x.busbw_gbs > 0 ? fixed_decimals(y.busbw_gbs / x.busbw_gbs, 3).c_str() : "-");
     out << line;
   }
   if (!a.sizes.empty())

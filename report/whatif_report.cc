@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "base/json_fields.h"
+#include "base/text.h"
 #include "base/version.h"
 
 namespace slurmtopo {
@@ -19,13 +20,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 std::string fixed(const json& v, int decimals) {
-  if (!v.is_number()) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v.get<double>());
-  return buf;
+  return v.is_number() ? fixed_decimals(v.get<double>(), decimals) : "-";
 }
-
-std::string fixed(double v, int decimals) { return std::isfinite(v) ? fixed(json(v), decimals) : "-"; }
 
 // + 0.0 turns a rounded -0 into 0: "-0.0 %" says a loss where there is none.
 double round3(double x) { return std::round(x * 1000) / 1000 + 0.0; }
@@ -76,7 +72,7 @@ json paired_changes(const std::vector<json>& records, size_t s) {
 }
 
 std::string percent(double x) {
-  std::string t = fixed(x * 100, 1);
+  std::string t = fixed_decimals(x * 100, 1);
   if (t == "-0.0") t = "0.0";
   return (t[0] == '-' ? "" : "+") + t + " %";
 }
@@ -169,7 +165,7 @@ void print_policies(std::ostream& out, const json& h, const std::vector<json>& r
 void print_edits(std::ostream& out, const json& h, const json& summary) {
   if (!h["busy"].get<std::string>().empty()) out << "busy in every sample: " << h["busy"].get<std::string>() << "\n";
   out << "over " << h["samples"].get<int>() << " sampled busy states (seed " << h["seed"].get<uint64_t>() << ", 0-"
-      << fixed(h["max_busy_share"].get<double>() * 100, 0) << " % of the nodes busy), Slurm's placement before -> after:\n";
+      << fixed_decimals(h["max_busy_share"].get<double>() * 100, 0) << " % of the nodes busy), Slurm's placement before -> after:\n";
   char line[512];
   std::snprintf(line, sizeof line, "%9s  %-13s %-23s %9s  %-13s %-13s\n", "job nodes", "started", "mean busbw GB/s",
                 "change", ">1 leaf", ">1 group");
@@ -180,7 +176,7 @@ void print_edits(std::ostream& out, const json& h, const json& summary) {
     const std::string busbw = fixed(b["mean_busbw_gbs"], 2) + " -> " + fixed(a["mean_busbw_gbs"], 2);
     std::string change = "-";
     if (row["busbw_change"].is_number()) {
-      change = fixed(row["busbw_change"].get<double>() * 100, 1);
+      change = fixed_decimals(row["busbw_change"].get<double>() * 100, 1);
       if (change == "-0.0") change = "0.0";
       change = (change[0] == '-' ? "" : "+") + change + " %";
     }

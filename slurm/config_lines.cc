@@ -8,7 +8,6 @@
 namespace slurmtopo {
 namespace {
 
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 std::string strip_comment(std::string_view line) {
   int backslashes = 0;

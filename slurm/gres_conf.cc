@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <set>
 #include <stdexcept>
 
+#include "base/numbers.h"
 #include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
 #include "slurm/ranges.h"
@@ -47,18 +47,13 @@ bool split_pairs(const std::string& text, std::vector<Pair>& out, std::string& e
   }
 }
 
-bool parse_int(std::string_view s, long& out) {
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
-}
-
 // "-1,6,6,6" (Links=): order matters, no ranges.
 bool parse_list(const std::string& s, std::vector<int>& out) {
   size_t pos = 0;
   while (true) {
     size_t comma = s.find(',', pos);
     long v = 0;
-    if (!parse_int(std::string_view(s).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), v))
+    if (!parse_long(std::string_view(s).substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), v))
       return false;
     out.push_back(static_cast<int>(v));
     if (comma == std::string::npos) return true;
@@ -112,7 +107,7 @@ ParsedGres parse_gres_conf(std::string_view text, const std::string& file) {
           if (!parse_list(p.value, g.links)) fail("Links=" + p.value + ": expected a comma list of integers"), bad = true;
         } else if (p.key == "count") {
           g.has_count = true;
-          if (!parse_int(p.value, g.count) || g.count < 0) fail("Count=" + p.value + ": expected a number"), bad = true;
+          if (!parse_long(p.value, g.count) || g.count < 0) fail("Count=" + p.value + ": expected a number"), bad = true;
         }
       } catch (const std::invalid_argument& e) {
         fail(e.what());
@@ -164,7 +159,7 @@ ParsedNodes parse_node_conf(std::string_view text, const std::string& file) {
       const Pair& p = pairs[i];
       long v = 0;
       auto number = [&](auto& field) {
-        if (!parse_int(p.value, v) || v < 0) fail(p.key + "=" + p.value + ": expected a number");
+        if (!parse_long(p.value, v) || v < 0) fail(p.key + "=" + p.value + ": expected a number");
         else field = static_cast<std::remove_reference_t<decltype(field)>>(v);
       };
       if (p.key == "cpus" || p.key == "procs") number(n.cpus);
@@ -182,7 +177,7 @@ ParsedNodes parse_node_conf(std::string_view text, const std::string& file) {
           size_t last = item.rfind(':');
           long count = 1;
           std::string spec = item;
-          if (last != std::string::npos && parse_int(item.substr(last + 1), count)) spec = item.substr(0, last);
+          if (last != std::string::npos && parse_long(item.substr(last + 1), count)) spec = item.substr(0, last);
           n.gres.emplace_back(ascii_lower(spec), count);
           if (comma == std::string::npos) break;
           pos = comma + 1;

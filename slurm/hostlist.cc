@@ -12,6 +12,7 @@
 #include <string>
 
 #include "base/input_error.h"
+#include "base/words.h"
 
 namespace slurmtopo {
 namespace {
@@ -25,8 +26,6 @@ constexpr ulong kMaxPrefixCount = 64 * 1024;  // MAX_PREFIX_CNT: values of one o
 constexpr ulong kMaxHosts = 1024 * 1024;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-// C isspace in the "C" locale; strtoul skips these before a number.
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 // hostlist_create's separators. 22.05 does not split on newlines.
 bool is_separator(char c) { return c == ',' || c == ' ' || c == '\t'; }
 

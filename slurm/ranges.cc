@@ -1,17 +1,11 @@
 #include "slurm/ranges.h"
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
 
-namespace slurmtopo {
+#include "base/numbers.h"
 
-namespace {
-bool parse_int(std::string_view s, long& out) {
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && end == s.data() + s.size() && !s.empty();
-}
-}  // namespace
+namespace slurmtopo {
 
 std::string format_ranges(const std::vector<int>& values) {
   std::string out;
@@ -33,9 +27,9 @@ bool parse_ranges(const std::string& s, std::vector<int>& out) {
     std::string item = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
     size_t dash = item.find('-');
     long lo = 0, hi = 0;
-    if (!parse_int(item.substr(0, dash), lo)) return false;
+    if (!parse_long(item.substr(0, dash), lo)) return false;
     hi = lo;
-    if (dash != std::string::npos && !parse_int(item.substr(dash + 1), hi)) return false;
+    if (dash != std::string::npos && !parse_long(item.substr(dash + 1), hi)) return false;
     if (lo < 0 || hi < lo || hi - lo > 1 << 20) return false;
     for (long v = lo; v <= hi; ++v) out.push_back(static_cast<int>(v));
     if (comma == std::string::npos) break;

@@ -15,6 +15,7 @@
 
 #include "base/files.h"
 #include "base/input_error.h"
+#include "base/words.h"
 #include "slurm/config_lines.h"
 #include "slurm/hostlist.h"
 #include "slurm/node_names.h"
@@ -24,7 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);

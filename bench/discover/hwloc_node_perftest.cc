@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace slurmtopo;
 
-constexpr int kNodes = 1000;
+constexpr int kExports = 1000;
 
 // SLURMTOPO_BENCH_XML overrides the export.
 fs::path source_path() {
@@ -43,7 +43,7 @@ struct NodeDir {
     const std::string classes[3] = {
         xml, replaced_all(xml, "local_memory=\"541157969920\"", "local_memory=\"266280062976\""),
         replaced_all(xml, "local_memory=\"541157969920\"", "local_memory=\"128841109504\"")};
-    for (int i = 0; i < kNodes; ++i) {
+    for (int i = 0; i < kExports; ++i) {
       char name[16];
       std::snprintf(name, sizeof name, "gpu%04d", i);
       // Node i of 1000: 700 of class A, 200 of B, 100 of C.
@@ -78,7 +78,7 @@ void BM_LoadNodeSet1000(benchmark::State& state) {
     benchmark::DoNotOptimize(plan);
   }
   state.counters["classes"] = static_cast<double>(classes);
-  state.SetItemsProcessed(state.iterations() * kNodes);
+  state.SetItemsProcessed(state.iterations() * kExports);
 }
 
 // One export, parse to NodeInventory: the per-node cost.

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 
+#include "bench/memory.h"
 #include "discover/ibnetdiscover_text.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/synthetic_fabric.h"
@@ -31,13 +32,6 @@ namespace {
 
 using namespace slurmtopo;
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
-double peak_rss_mb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-}
 
 double current_rss_mb() {
   std::ifstream status("/proc/self/status");

@@ -8,12 +8,12 @@
 //   slurmtopo_bench --benchmark_filter=PlanCheck
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "bench/memory.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/synthetic_fabric.h"
 #include "discover/synthetic_faults.h"
@@ -48,12 +48,6 @@ const Files& files() {
     return out;
   }();
   return f;
-}
-
-double peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
 }
 
 void BM_PlanCheck100000(benchmark::State& state) {

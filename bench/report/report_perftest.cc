@@ -10,13 +10,13 @@
 //   slurmtopo_bench --benchmark_filter=Report
 #include <benchmark/benchmark.h>
 
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "bench/memory.h"
 #include "discover/ibnetdiscover_writer.h"
 #include "discover/synthetic_fabric.h"
 #include "report/commission.h"
@@ -25,7 +25,6 @@ namespace {
 
 using namespace slurmtopo;
 
-constexpr double kMiB = 1024.0 * 1024.0;
 
 std::string fabric_file(const FatTreeSpec& spec, const char* name) {
   const std::string p = (std::filesystem::temp_directory_path() / name).string();
@@ -58,12 +57,6 @@ const std::string& hosts100k_file() {
 }
 
 // Peak resident memory of the whole bench process so far (it includes generating the fabric).
-double peak_rss_mb() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / 1024.0;
-}
-
 void run(benchmark::State& state, const std::string& profile, const std::string& fabric = k64_file()) {
   CommissionRequest request;
   request.inputs.fabric_files = {fabric};

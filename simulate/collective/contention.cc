@@ -14,8 +14,6 @@ namespace slurmtopo {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // Channel c runs on rail c mod K; channels of one rail (and tree) behave alike, so each
 // group becomes one flow standing for all of them.
 std::vector<int> channels_per_rail(const Layout& l) {

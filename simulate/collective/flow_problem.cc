@@ -4,10 +4,6 @@
 
 namespace slurmtopo {
 
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-}  // namespace
-
 Solved solve_problem(const Problem& problem, const Sharing& s, const std::vector<double>& expected) {
   Solved out;
   if (problem.flows.empty()) return out;

@@ -12,6 +12,9 @@
 
 namespace slurmtopo {
 
+// A rate nothing bounds yet: the start of every minimum over flows, links and channels.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
 // One max-min problem: resources (their capacities), flows standing for `count` channels each,
 // and names made only for the resources that end up reported. Unless `per_flow`, a flow's
 // weight on each resource is count × its share there, so a solved rate is per channel.

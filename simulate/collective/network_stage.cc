@@ -9,9 +9,6 @@ namespace slurmtopo {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-
 // Coflow rounds: after the first sharing every job's flows are capped at its slowest
 // channel's rate and shared again; two rounds settle what the caps hand back.
 constexpr int kCoflowRounds = 2;

@@ -161,6 +161,6 @@ TEST_CASE("inspect --json: a node description that is not UTF-8 is written as U+
   Run r = run("inspect --json --fabric " + s.write("latin1.topo", text));
   CHECK(r.code == 0);
   CHECK(r.output.find("cn\xef\xbf\xbd" "001") != std::string::npos);
-  CHECK_NOTHROW((void)nlohmann::json::parse(r.output));
+  CHECK(nlohmann::json::accept(r.output));
 }
 

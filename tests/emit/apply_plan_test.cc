@@ -67,8 +67,6 @@ std::string read(const std::string& p) {
   return s;
 }
 
-}  // namespace
-
 // A slurmctld that shows the switches of the topology.conf in place once reconfigured.
 struct Echo final : SlurmControl {
   FakeSlurm& base;
@@ -83,6 +81,8 @@ struct Echo final : SlurmControl {
   bool ping() override { return true; }
   std::optional<std::vector<std::string>> switch_names() override { return scontrol_values(read(file), "SwitchName"); }
 };
+
+}  // namespace
 
 TEST_CASE("apply: a new topology.conf is written, reconfigured and verified — the same input again does nothing") {
   Cluster_ c;

@@ -21,32 +21,32 @@ FabricNode node(NodeKind kind, uint32_t vendor, uint32_t device) {
 TEST_CASE("judge: both ends known, the cable against the slower end's best") {
   // 3.topo's r-ufm96 HCA-1: a ConnectX-4 (EDR) on a SwitchX (FDR) at SDR is below FDR.
   Judged j = judge(kSdr, kEdr, kFdr, 0);
-  CHECK(j.verdict == Verdict::Below);
+  CHECK(j.verdict == RateVerdict::Below);
   CHECK(j.target == kFdr);
   CHECK(j.both_known);
   // A DDR ConnectX on a QDR switch at DDR runs as fast as it can.
-  CHECK(judge(kDdr, kDdr, kQdr, 0).verdict == Verdict::AtBest);
+  CHECK(judge(kDdr, kDdr, kQdr, 0).verdict == RateVerdict::AtBest);
   // Faster than an end's best contradicts the evidence: no judgement from it.
-  CHECK(judge(kEdr, kDdr, kQdr, 0).verdict == Verdict::Unknown);
-  CHECK(judge(0, kDdr, kQdr, 0).verdict == Verdict::AtBest);  // the input says no rate
+  CHECK(judge(kEdr, kDdr, kQdr, 0).verdict == RateVerdict::Unknown);
+  CHECK(judge(0, kDdr, kQdr, 0).verdict == RateVerdict::AtBest);  // the input says no rate
 }
 
 TEST_CASE("judge: one end unknown, never the fabric's fastest assumed") {
   // psmn X5: a DDR ConnectX on a Voltaire switch no table knows, at DDR: its own best.
   Judged at = judge(kDdr, kDdr, 0, 0);
-  CHECK(at.verdict == Verdict::AtBest);
+  CHECK(at.verdict == RateVerdict::AtBest);
   CHECK_FALSE(at.both_known);
   // Below the known end's best, the unknown end may be why: judged by the peers instead.
-  CHECK(judge(1, 4, 0, 0).verdict == Verdict::Unknown);
-  CHECK(judge(kSdr, 0, 0, 0).verdict == Verdict::Unknown);
+  CHECK(judge(1, 4, 0, 0).verdict == RateVerdict::Unknown);
+  CHECK(judge(kSdr, 0, 0, 0).verdict == RateVerdict::Unknown);
 }
 
 TEST_CASE("judge: the site's expectation, capped by what both ends support") {
-  CHECK(judge(kDdr, kDdr, kQdr, kQdr).verdict == Verdict::AtBest);  // a DDR HCA when the site expects QDR
-  CHECK(judge(kSdr, kDdr, kQdr, kQdr).verdict == Verdict::Below);
+  CHECK(judge(kDdr, kDdr, kQdr, kQdr).verdict == RateVerdict::AtBest);  // a DDR HCA when the site expects QDR
+  CHECK(judge(kSdr, kDdr, kQdr, kQdr).verdict == RateVerdict::Below);
   CHECK(judge(kSdr, kDdr, kQdr, kQdr).target == kDdr);
-  CHECK(judge(kQdr, 0, 0, kFdr).verdict == Verdict::Below);           // nothing known: the site stands
-  CHECK(judge(kQdr, kFdr, kFdr, kQdr).verdict == Verdict::AtBest);    // run slower on purpose
+  CHECK(judge(kQdr, 0, 0, kFdr).verdict == RateVerdict::Below);           // nothing known: the site stands
+  CHECK(judge(kQdr, kFdr, kFdr, kQdr).verdict == RateVerdict::AtBest);    // run slower on purpose
 }
 
 TEST_CASE("end ceiling: PortInfo narrows the device table, never raises it") {

@@ -170,8 +170,6 @@ TEST_CASE("natural_less: Slurm's node table order") {
 // only a slurm.conf to read (without one scontrol tries DNS SRV and dies), so a two-line
 // temp file is enough.
 
-extern char** environ;
-
 namespace {
 
 struct Output {

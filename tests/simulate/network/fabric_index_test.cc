@@ -10,10 +10,10 @@
 
 #include "routing_test_support.h"
 
-namespace slurmtopo {
-namespace {
+using namespace slurmtopo;
+using slurmtopo::test::cluster_of;
 
-using test::cluster_of;
+namespace {
 
 // Hop counts from switch `from` by the textbook search over the cables as the fabric lists them.
 std::vector<uint16_t> reference_distances(const Cluster& c, int from) {
@@ -72,6 +72,8 @@ void check_ports(const Cluster& c) {
   CHECK(listed == 2 * cables);
 }
 
+}  // namespace
+
 TEST_CASE("hop counts between switches are a breadth-first search's, on a fat tree") {
   FatTreeSpec spec;
   spec.levels = 3;
@@ -97,5 +99,3 @@ TEST_CASE("hop counts and port lists hold on an irregular fabric with missing ca
   check_ports(c);
 }
 
-}  // namespace
-}  // namespace slurmtopo
