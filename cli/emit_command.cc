@@ -24,6 +24,7 @@ std::string command_line(const EmitTopologyRequest& r, const std::string& slurm_
   if (r.plugin != "tree") s += " --plugin " + r.plugin;
   if (!slurm_version.empty()) s += " --slurm-version " + slurm_version;
   if (!r.nvlink_domains.empty()) s += " --nvlink-domains " + r.nvlink_domains;
+  if (!r.block_sizes.empty()) s += " --block-sizes " + r.block_sizes;
   return s;
 }
 
@@ -53,6 +54,9 @@ void add_emit_command(CLI::App& app) {
   add_slurm_version_option(*topo, *slurm_version, "the forms the file may use");
   auto* nodes = add_nodes_option(*topo, r->nodes, "restrict the file to these Slurm nodes");
   add_slurm_conf_option(*topo, r->slurm_conf, "restrict to its NodeName lines")->excludes(nodes);
+  topo->add_option("--block-sizes", r->block_sizes,
+                   "BlockSizes to write instead of the chosen ones (N,2N,4N...), checked as slurmctld reads them")
+      ->type_name("LIST");
   topo->add_option("--diff", r->diff, "print what changes against this topology.conf")->check(CLI::ExistingFile);
   add_output_option(*topo, r->output, "write here (atomically, keeping .bak)");
   add_allow_missing_option(*topo, r->force,

@@ -11,6 +11,9 @@
 namespace slurmtopo {
 
 namespace {
+
+// topology/block has 16 block levels: a BlockSizes value is at most the base size times 2^15.
+constexpr int kMaxBlockSizeMultiple = 1 << 15;
 constexpr size_t kMaxBlockName = 64;
 
 bool valid_name(const std::string& name) {
@@ -61,14 +64,16 @@ TopologyCheck check_blocks(const BlockTopology& p, const BlockCheckOptions& opti
       }
   }
   const int base = p.block_sizes.empty() ? static_cast<int>(p.blocks.front().nodes.size()) : p.block_sizes.front();
-  for (size_t i = 0; i < p.block_sizes.size(); ++i) {
-    const int s = p.block_sizes[i];
-    const bool power = s > 0 && s % base == 0 && ((s / base) & (s / base - 1)) == 0;
-    if (!power || (i && s <= p.block_sizes[i - 1])) {
+  // slurmctld's own test (topology/block's block_record.c, 24.05 to 26.05): each size is the
+  // first one times 2^k with k below MAX_BLOCK_LEVELS (16); their order does not matter (each
+  // sets one level). Anything else is fatal, and from 26.05.3 in topology.yaml too.
+  for (const int s : p.block_sizes) {
+    const int multiple = base > 0 && s > 0 && s % base == 0 ? s / base : 0;
+    if (multiple == 0 || (multiple & (multiple - 1)) != 0 || multiple > kMaxBlockSizeMultiple) {
       std::string list;
       for (int v : p.block_sizes) list += (list.empty() ? "" : ",") + std::to_string(v);
       out.errors.push_back({p.block_sizes_line, "Invalid BlockSizes value: " + list + " (expected " + std::to_string(base) +
-                                                    " times increasing powers of two)"});
+                                                    " times a power of two up to 2^15, as slurmctld reads them)"});
       break;
     }
   }

@@ -22,7 +22,8 @@ struct BlockCheckOptions {
 
 // Errors: no blocks; a block name that is empty, repeated, longer than 64 characters or not
 // letters, digits and -_.; a block without nodes; a node in two blocks; BlockSizes that are
-// not a base size times increasing powers of two ("Invalid BlockSizes value"); before 25.05 a
+// not the first of them times powers of two up to 2^15, in any order ("Invalid BlockSizes
+// value", as slurmctld 24.05-26.05 says it); before 25.05 a
 // block with fewer nodes than the base size; before 24.05 BlockSizes at all, or (23.11)
 // blocks of different sizes. Warnings: nodes Slurm does not know; Slurm nodes in no block.
 TopologyCheck check_blocks(const BlockTopology& blocks, const BlockCheckOptions& options);

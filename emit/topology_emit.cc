@@ -68,6 +68,7 @@ EmitTopologyResult emit_topology(const EmitTopologyRequest& r) {
   request.plugin = parse_topology_plugin(r.plugin);
   request.release = r.release.release;
   request.release_how = r.release.how;
+  if (!r.block_sizes.empty()) request.block_sizes = parse_block_sizes(r.block_sizes);
   if (!r.nvlink_domains.empty()) request.domains = load_nvlink_domains(r.nvlink_domains);
   // What is written and warned here depends on no cable's rate: those findings are inspect's.
   ClusterInputs inputs = r.inputs;

@@ -24,6 +24,7 @@ struct EmitTopologyRequest {
   std::string plugin = "tree";   // --plugin tree|block
   TargetRelease release;         // cli: target_release(--slurm-version)
   std::string nvlink_domains;    // --nvlink-domains FILE|DIR
+  std::string block_sizes;       // --block-sizes N,2N,...: BlockSizes chosen by the admin
   std::string diff;        // --diff OLD
   std::string output;      // -o; "-" or "" = stdout
   bool force = false;      // write even if it drops more than 5 % of the current file's nodes

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "base/input_error.h"
+#include "base/numbers.h"
 #include "base/text.h"
 #include "base/version.h"
 #include "emit/block_check.h"
@@ -123,6 +125,22 @@ TopologyPlugin parse_topology_plugin(const std::string& text) {
   throw InputError("--plugin", 0, "expected tree or block, not \"" + text + "\"");
 }
 
+std::vector<int> parse_block_sizes(const std::string& text) {
+  std::vector<int> out;
+  size_t at = 0;
+  while (true) {
+    const size_t comma = text.find(',', at);
+    const std::string_view item = std::string_view(text).substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    long v = 0;
+    if (!parse_long(item, v) || v <= 0 || v > (1L << 30))
+      throw InputError("--block-sizes", 0,
+                       "expected node counts separated by commas, like 18,36,72, not \"" + text + "\"");
+    out.push_back(static_cast<int>(v));
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
 TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request) {
   const bool yaml = request.format == TopologyFormat::Yaml;
   const bool block = request.plugin == TopologyPlugin::Block;
@@ -180,6 +198,12 @@ TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& reques
     } else {
       plan.blocks = plan_blocks_from_groups(cluster, placed, request.release);
     }
+    if (request.block_sizes) {
+      plan.blocks->blocks.block_sizes = *request.block_sizes;
+      plan.blocks->explanation = {"as given (--block-sizes), checked as slurmctld reads them"};
+    }
+  } else if (request.block_sizes) {
+    throw InputError("--block-sizes", 0, "needs a block topology: --plugin block, or --format yaml");
   }
   BlockCheckOptions block_options{request.release, slurm};
   if (!yaml && !block) {

@@ -28,6 +28,9 @@ enum class TopologyFormat { Conf, Yaml };
 enum class TopologyPlugin { Tree, Block };
 TopologyFormat parse_topology_format(const std::string& text);  // "conf" | "yaml"; InputError("--format")
 TopologyPlugin parse_topology_plugin(const std::string& text);  // "tree" | "block"; InputError("--plugin")
+// "18,36,72": whole numbers above 0, as given (check_blocks judges them as slurmctld would);
+// InputError("--block-sizes") for anything else.
+std::vector<int> parse_block_sizes(const std::string& text);
 
 struct TopologyRequest {
   std::optional<std::vector<std::string>> slurm_nodes;  // --nodes / --slurm-conf
@@ -37,6 +40,9 @@ struct TopologyRequest {
   SlurmRelease release;                                 // the files are for this release
   std::string release_how;                              // how it was chosen; "" → no header line
   std::optional<NvlinkDomains> domains;                 // --nvlink-domains
+  // --block-sizes: the admin's BlockSizes instead of the ones chosen from the blocks; checked
+  // by the same rules. Needs a block topology (--plugin block, or a topology.yaml).
+  std::optional<std::vector<int>> block_sizes;
 };
 
 // The names of the topologies in a topology.yaml slurmtopo writes.

@@ -297,6 +297,37 @@ TEST_CASE("emit topology --plugin block: blocks from the fabric's leaf groups, B
   CHECK(text.find("# BlockSizes: base block size 2: the smallest block") != std::string::npos);
 }
 
+TEST_CASE("emit topology --block-sizes: the admin's BlockSizes, judged as slurmctld reads them before a byte is written") {
+  Scratch s;
+  std::string fabric = s.write("fabric.txt", kSmall);
+  const std::string emit = "emit topology --fabric " + fabric + " --plugin block --slurm-version 26.05 ";
+  // slurmctld sets one block level per size: any order of base x 2^k is accepted, as given.
+  Run r = run(emit + "--block-sizes 2,8,4 -o " + s.path("topology.conf"));
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  const std::string text = s.read("topology.conf");
+  CHECK(text.find("\nBlockSizes=2,8,4\n") != std::string::npos);
+  CHECK(text.find("# BlockSizes: as given (--block-sizes), checked as slurmctld reads them") != std::string::npos);
+  CHECK(text.find("--block-sizes 2,8,4") != std::string::npos);  // the command that regenerates it
+  // Not a power-of-two multiple of the first, or beyond topology/block's 16 levels: fatal in slurmctld.
+  for (const std::string sizes : {"2,6", "2,131072"}) {
+    r = run(emit + "--block-sizes " + sizes + " -o " + s.path("bad.conf"));
+    CHECK(r.code == 2);
+    CHECK(r.output.find("Invalid BlockSizes value: " + sizes + " (expected 2 times a power of two up to 2^15") !=
+          std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(s.path("bad.conf")));
+  }
+  r = run(emit + "--block-sizes 2,65536 -o " + s.path("last-level.conf"));  // 2 x 2^15: the last level
+  CHECK_MESSAGE(r.code == 0, r.output);
+  r = run(emit + "--block-sizes 2,,4 -o " + s.path("bad.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--block-sizes: expected node counts separated by commas, like 18,36,72, not \"2,,4\"") !=
+        std::string::npos);
+  r = run("emit topology --fabric " + fabric + " --block-sizes 2,4 -o " + s.path("bad.conf"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find("--block-sizes: needs a block topology: --plugin block, or --format yaml") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(s.path("bad.conf")));
+}
+
 TEST_CASE("emit topology --plugin block --nvlink-domains: one block per NVLink domain, with or without a fabric") {
   Scratch s;
   std::string fabric = s.write("fabric.txt", kSmall);

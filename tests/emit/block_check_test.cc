@@ -32,8 +32,14 @@ TEST_CASE("block check: what slurmctld refuses, and what it would silently get w
   const TopologyCheck sizes = check("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockSizes=4,12\n");
   REQUIRE(sizes.errors.size() == 1);
   CHECK(sizes.errors[0].line == 3);
-  CHECK(sizes.errors[0].message == "Invalid BlockSizes value: 4,12 (expected 4 times increasing powers of two)");
+  CHECK(sizes.errors[0].message ==
+        "Invalid BlockSizes value: 4,12 (expected 4 times a power of two up to 2^15, as slurmctld reads them)");
   CHECK(mentions(check("BlockName=b1 Nodes=n[1-4]\nBlockSizes=4,2\n").errors, "Invalid BlockSizes"));
+  // slurmctld sets one level per size: their order does not matter, and 2^15 is the last level.
+  CHECK(check("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockSizes=4,16,8\n").ok());
+  CHECK(check("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockSizes=4,131072\n").ok());
+  CHECK(mentions(check("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockSizes=4,262144\n").errors,
+                 "Invalid BlockSizes value: 4,262144"));
   CHECK(mentions(check("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-6]\nBlockSizes=4\n").errors,
                  "block b2 has 2 nodes, fewer than the base block size 4 (allowed from 25.05"));
   CHECK(check("BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-6]\nBlockSizes=4\n", {25, 5}).ok());

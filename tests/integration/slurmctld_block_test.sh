@@ -137,6 +137,59 @@ else
     fi
   done
 
+  # --- --block-sizes: what slurmctld accepts is written, what it finds fatal is refused ------
+  # Its rule (block_record.c): each size the first times 2^k, k < 16, in any order.
+  if at_least "$release" 24.05; then
+    new_case
+    if ! "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
+        --block-sizes 18,72,36 -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"; then
+      fail "--block-sizes 18,72,36" "emit refused what slurmctld accepts: $(cat "$dir/emit.err")"
+    elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
+      fail "--block-sizes 18,72,36" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+      slurm_env_stop
+    else
+      scontrol show topology >"$dir/shown" 2>&1
+      slurm_env_stop
+      problems=$(log_problems "$dir/slurm/slurmctld.log")
+      if [[ -n $problems ]]; then
+        fail "--block-sizes 18,72,36" "slurmctld log: $(tr '\n' ' ' <<<"$problems")"
+      else
+        pass "--block-sizes 18,72,36 on $SLURM_ENV_VERSION" "written as given; slurmctld shows $(grep -c '^AggregatedBlock=' "$dir/shown") aggregated blocks"
+      fi
+      good=$dir/out/topology.conf
+      # 18 x 2^15, the last level: both take it (slurmctld uses the levels its blocks fill).
+      new_case
+      sed "s/^BlockSizes=.*/BlockSizes=18,$(( 18 << 15 ))/" "$good" >"$dir/by-hand.conf"
+      if ! "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
+          --block-sizes 18,$(( 18 << 15 )) -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"; then
+        fail "--block-sizes 18,$(( 18 << 15 ))" "emit refused it: $(cat "$dir/emit.err")"
+      elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/by-hand.conf"; then
+        fail "--block-sizes 18,$(( 18 << 15 ))" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+        slurm_env_stop
+      else
+        slurm_env_stop
+        pass "--block-sizes 18,$(( 18 << 15 )) (the last level) taken by both on $SLURM_ENV_VERSION"
+      fi
+      for sizes in 18,54 18,$(( 18 << 16 )); do
+        new_case
+        "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
+          --block-sizes "$sizes" -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"
+        rc=$?
+        sed "s/^BlockSizes=.*/BlockSizes=$sizes/" "$good" >"$dir/by-hand.conf"
+        if start_ctld "$dir" "$WORK/nvl.nodes" "$dir/by-hand.conf"; then started=1; else started=0; fi
+        slurm_env_stop
+        said=$(cat "$dir/slurm/"*.log "$dir/slurm/"*.out "$dir/start.err" 2>/dev/null | grep -o -m1 'Invalid BlockSizes value.*')
+        if (( rc != 2 )) || [[ -n $(ls -A "$dir/out") ]] || ! grep -q "Invalid BlockSizes value: $sizes" "$dir/emit.err"; then
+          fail "--block-sizes $sizes" "slurmtopo should refuse it and write nothing: exit $rc, $(cat "$dir/emit.err")"
+        elif (( started )) || [[ -z $said ]]; then
+          fail "--block-sizes $sizes" "slurmctld should stop on it: started=$started, said '$said'"
+        else
+          pass "--block-sizes $sizes refused, as slurmctld $SLURM_ENV_VERSION does" "slurmctld: $said"
+        fi
+      done
+    fi
+  fi
+
   # --- two faulty nodes: nvl023's GPUs report another rack's domain, nvl050's none ----------
   new_case
   sed -e 's/^nvl023: .*/nvl023: 7a1c0de0-0000-4000-8000-000000000009.32766/' -e 's/^nvl050: .*/nvl050: N\/A/' \
