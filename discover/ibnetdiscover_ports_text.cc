@@ -17,22 +17,6 @@ namespace {
 constexpr const char* kLine =
     "an ibnetdiscover -p line \"SW LID PORT 0xGUID 4x HDR - CA LID PORT 0xGUID ( 'desc' - 'desc' )\"";
 
-std::string_view trim_blanks(std::string_view s) {
-  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// Splits off the next blank-separated word.
-std::string_view next_word(std::string_view& s) {
-  s = trim_blanks(s);
-  size_t n = 0;
-  while (n < s.size() && !is_blank_or_cr(s[n])) ++n;
-  std::string_view w = s.substr(0, n);
-  s.remove_prefix(n);
-  return w;
-}
-
 std::optional<long> decimal(std::string_view w, long max) {
   if (w.empty() || w.size() > 6) return std::nullopt;
   long v = 0;

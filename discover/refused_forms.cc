@@ -6,21 +6,14 @@
 namespace slurmtopo {
 namespace {
 
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // "Ca\t : 0x… ports 1 devid …" (ibnetdiscover -l/-H/-S/-R) or "Switch\t: 0x… ports 41 …"
 // (ibswitches, ibhosts, ibrouters): a kind, a colon, a GUID, "ports".
 bool is_node_list_line(std::string_view line) {
   for (std::string_view kind : {"Ca", "Switch", "Router"}) {
     if (!line.starts_with(kind) || line.size() == kind.size() || !is_blank_or_cr(line[kind.size()])) continue;
-    std::string_view rest = trim(line.substr(kind.size()));
+    std::string_view rest = trim_blanks(line.substr(kind.size()));
     if (!rest.starts_with(':')) return false;
-    rest = trim(rest.substr(1));
+    rest = trim_blanks(rest.substr(1));
     return rest.starts_with("0x") && rest.find(" ports ") != std::string_view::npos;
   }
   return false;
@@ -30,7 +23,7 @@ bool is_node_list_line(std::string_view line) {
 // came from.
 bool is_diff_line(std::string_view line) {
   if (!line.starts_with("< ") && !line.starts_with("> ")) return false;
-  const std::string_view rest = trim(line.substr(2));
+  const std::string_view rest = trim_blanks(line.substr(2));
   for (std::string_view start : {"vendid=", "devid=", "sysimgguid=", "switchguid=", "caguid=", "rtguid=", "Switch",
                                  "Ca", "Rt", "[", "numports", "lid"})
     if (rest.starts_with(start)) return true;
@@ -51,7 +44,7 @@ std::optional<RefusedForm> refused_fabric_form(std::string_view head) {
   for (size_t start = 0; start < head.size();) {
     const size_t nl = head.find('\n', start);
     const std::string_view line =
-        trim(head.substr(start, nl == std::string_view::npos ? head.size() - start : nl - start));
+        trim_blanks(head.substr(start, nl == std::string_view::npos ? head.size() - start : nl - start));
     start = nl == std::string_view::npos ? head.size() : nl + 1;
     ++number;
     // Comments say nothing of the form (a dump's header, a topology.conf's): the first line of

@@ -16,13 +16,6 @@ constexpr std::array<std::string_view, 9> kTools = {"ibnetdiscover", "iblinkinfo
                                                     "ibhosts",       "ibswitches",  "ibrouters",
                                                     "cat",           "zcat",        "ibnetdiscover.sh"};
 
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_blank_or_cr(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_blank_or_cr(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // The length of the escape sequence at line[i] (an ESC): CSI is ESC [ … final byte 0x40-0x7e,
 // OSC is ESC ] … BEL or ESC \, any other is 2 bytes. Cut-off sequences end with the line.
 size_t escape_length(std::string_view line, size_t i) {
@@ -65,23 +58,12 @@ size_t escape_prefix(std::string_view line) {
   return i;
 }
 
-std::string_view first_word(std::string_view s) {
-  s = trim(s);
-  size_t n = 0;
-  while (n < s.size() && !is_blank_or_cr(s[n])) ++n;
-  return s.substr(0, n);
-}
-
 // `sudo`, `time` and VAR=value before the command, then the command's base name.
 bool runs_a_tool(std::string_view command) {
   for (;;) {
-    command = trim(command);
-    std::string_view word = first_word(command);
+    std::string_view word = next_word(command);
     if (word.empty()) return false;
-    if (word == "sudo" || word == "time" || word.find('=') != std::string_view::npos) {
-      command.remove_prefix(word.size());
-      continue;
-    }
+    if (word == "sudo" || word == "time" || word.find('=') != std::string_view::npos) continue;
     if (const size_t slash = word.rfind('/'); slash != std::string_view::npos) word.remove_prefix(slash + 1);
     for (std::string_view tool : kTools)
       if (word == tool) return true;
@@ -103,7 +85,7 @@ bool is_command_line(std::string_view line) {
 bool is_closing_prompt(std::string_view line) {
   if (line == "exit" || line == "logout") return true;
   for (std::string_view word : {std::string_view(" exit"), std::string_view(" logout")})
-    if (line.ends_with(word)) line = trim(line.substr(0, line.size() - word.size()));
+    if (line.ends_with(word)) line = trim_blanks(line.substr(0, line.size() - word.size()));
   if (line.size() < 2) return false;
   const char end = line.back();
   if (end != '$' && end != '#' && end != '%' && end != '>') return false;
@@ -131,7 +113,7 @@ std::optional<std::string> strip_terminal_capture(std::string_view text, bool co
   for (size_t start = 0; start < text.size();) {
     const size_t nl = text.find('\n', start);
     const size_t stop = nl == std::string_view::npos ? text.size() : nl;
-    const std::string shown = std::string(trim(visible(text.substr(start, stop - start))));
+    const std::string shown = std::string(trim_blanks(visible(text.substr(start, stop - start))));
     const size_t next = nl == std::string_view::npos ? text.size() : nl + 1;
     if (!shown.empty()) {
       if (!is_head_line(shown)) break;
@@ -147,7 +129,7 @@ std::optional<std::string> strip_terminal_capture(std::string_view text, bool co
     while (stop > head_end) {
       const size_t nl = text.rfind('\n', stop - 1);
       const size_t start = nl == std::string_view::npos || nl < head_end ? head_end : nl + 1;
-      const std::string shown = std::string(trim(visible(text.substr(start, stop - start))));
+      const std::string shown = std::string(trim_blanks(visible(text.substr(start, stop - start))));
       if (!shown.empty()) {
         if (!is_tail_line(shown)) break;
         tail_start = start;
@@ -162,7 +144,7 @@ std::optional<std::string> strip_terminal_capture(std::string_view text, bool co
   while (body < tail_start) {
     const size_t nl = text.find('\n', body);
     const size_t stop = nl == std::string_view::npos ? text.size() : nl;
-    if (!trim(visible(text.substr(body, stop - body))).empty() || nl == std::string_view::npos) break;
+    if (!trim_blanks(visible(text.substr(body, stop - body))).empty() || nl == std::string_view::npos) break;
     body = nl + 1;
   }
   size_t escapes = 0;

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <set>
-#include <string_view>
 
 #include "base/input_error.h"
-#include "base/numbers.h"
 #include "base/text.h"
 #include "base/version.h"
 #include "emit/block_check.h"
@@ -126,19 +124,10 @@ TopologyPlugin parse_topology_plugin(const std::string& text) {
 }
 
 std::vector<int> parse_block_sizes(const std::string& text) {
-  std::vector<int> out;
-  size_t at = 0;
-  while (true) {
-    const size_t comma = text.find(',', at);
-    const std::string_view item = std::string_view(text).substr(at, comma == std::string::npos ? std::string::npos : comma - at);
-    long v = 0;
-    if (!parse_long(item, v) || v <= 0 || v > (1L << 30))
-      throw InputError("--block-sizes", 0,
-                       "expected node counts separated by commas, like 18,36,72, not \"" + text + "\"");
-    out.push_back(static_cast<int>(v));
-    if (comma == std::string::npos) return out;
-    at = comma + 1;
-  }
+  std::optional<std::vector<int>> sizes = block_sizes_of(text);  // as a BlockSizes= line is read
+  if (!sizes)
+    throw InputError("--block-sizes", 0, "expected node counts separated by commas, like 18,36,72, not \"" + text + "\"");
+  return *sizes;
 }
 
 TopologyPlan plan_topology(const Cluster& cluster, const TopologyRequest& request) {

@@ -28,8 +28,8 @@ enum class TopologyFormat { Conf, Yaml };
 enum class TopologyPlugin { Tree, Block };
 TopologyFormat parse_topology_format(const std::string& text);  // "conf" | "yaml"; InputError("--format")
 TopologyPlugin parse_topology_plugin(const std::string& text);  // "tree" | "block"; InputError("--plugin")
-// "18,36,72": whole numbers above 0, as given (check_blocks judges them as slurmctld would);
-// InputError("--block-sizes") for anything else.
+// "18,36,72", read as a BlockSizes= value is (slurm/block_topology.h block_sizes_of); whether
+// they are valid levels is check_blocks' question. InputError("--block-sizes") otherwise.
 std::vector<int> parse_block_sizes(const std::string& text);
 
 struct TopologyRequest {

@@ -41,18 +41,9 @@ BlockTopology parse_block_topology(std::string_view text, const std::string& fil
         block.nodes = expand_hostlist_at(value, file, number, "unparsable hostlist");
       } else if (key == "blocksizes") {
         out.block_sizes_line = number;
-        size_t start = 0;
-        while (start <= value.size()) {
-          size_t comma = value.find(',', start);
-          if (comma == std::string::npos) comma = value.size();
-          const std::string item = value.substr(start, comma - start);
-          // Slurm's own message; beyond 9 digits no block size means anything (nor fits an int).
-          if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos ||
-              std::stoi(item) <= 0)
-            throw InputError(file, number, "Invalid BlockSizes value: " + value);
-          out.block_sizes.push_back(std::stoi(item));
-          start = comma + 1;
-        }
+        const auto sizes = block_sizes_of(value);
+        if (!sizes) throw InputError(file, number, "Invalid BlockSizes value: " + value);  // Slurm's own message
+        out.block_sizes.insert(out.block_sizes.end(), sizes->begin(), sizes->end());
       } else {
         throw InputError(file, number, "unknown key '" + std::string(w.substr(0, eq)) + "' (expected BlockName, Nodes, BlockSizes)");
       }
@@ -63,6 +54,22 @@ BlockTopology parse_block_topology(std::string_view text, const std::string& fil
     } else if (has_nodes) {
       throw InputError(file, number, "Nodes= without BlockName=");
     }
+  }
+  return out;
+}
+
+std::optional<std::vector<int>> block_sizes_of(std::string_view value) {
+  std::vector<int> out;
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t comma = value.find(',', start);
+    if (comma == std::string_view::npos) comma = value.size();
+    const std::string item(value.substr(start, comma - start));
+    if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(item) <= 0)
+      return std::nullopt;
+    out.push_back(std::stoi(item));
+    start = comma + 1;
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // order is physical adjacency: aggregated blocks are consecutive lines), and BlockSizes=.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +25,9 @@ struct BlockTopology {
 bool is_block_topology(std::string_view text);
 // Throws InputError(file, line, ...) for what slurmctld would refuse to load.
 BlockTopology parse_block_topology(std::string_view text, const std::string& file);
+// A BlockSizes= value, "18,36,72": node counts above 0 of at most 9 digits (beyond, no block
+// size means anything, nor fits slurmctld's int); nullopt for anything else. Whether they form
+// valid levels is emit/block_check.h's question.
+std::optional<std::vector<int>> block_sizes_of(std::string_view value);
 
 }  // namespace slurmtopo

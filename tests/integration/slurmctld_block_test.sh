@@ -84,6 +84,8 @@ start_ctld() {
 
 case_no=0
 new_case() { case_no=$(( case_no + 1 )); dir=$WORK/$case_no; mkdir -p "$dir/out"; }
+# What slurmctld said when it would not start, on one line.
+start_errors() { grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' '; }
 
 if ! at_least "$release" 23.11; then
   # --- 22.05: both forms refused before anything is written --------------------------------
@@ -118,7 +120,7 @@ else
       fail "block from $source" "emit failed: $(cat "$dir/emit.err")"; continue
     fi
     if ! start_ctld "$dir" "$nodes" "$dir/out/topology.conf"; then
-      fail "block from $source" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+      fail "block from $source" "slurmctld did not start: $(start_errors)"
       slurm_env_stop; continue
     fi
     scontrol show topology >"$dir/shown" 2>&1
@@ -140,12 +142,16 @@ else
   # --- --block-sizes: what slurmctld accepts is written, what it finds fatal is refused ------
   # Its rule (block_record.c): each size the first times 2^k, k < 16, in any order.
   if at_least "$release" 24.05; then
+    # emit_block_sizes SIZES: the NVL72 racks' blocks with these BlockSizes, into $dir/out.
+    emit_block_sizes() {
+      "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
+        --block-sizes "$1" -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"
+    }
     new_case
-    if ! "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
-        --block-sizes 18,72,36 -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"; then
+    if ! emit_block_sizes 18,72,36; then
       fail "--block-sizes 18,72,36" "emit refused what slurmctld accepts: $(cat "$dir/emit.err")"
     elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
-      fail "--block-sizes 18,72,36" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+      fail "--block-sizes 18,72,36" "slurmctld did not start: $(start_errors)"
       slurm_env_stop
     else
       scontrol show topology >"$dir/shown" 2>&1
@@ -160,11 +166,10 @@ else
       # 18 x 2^15, the last level: both take it (slurmctld uses the levels its blocks fill).
       new_case
       sed "s/^BlockSizes=.*/BlockSizes=18,$(( 18 << 15 ))/" "$good" >"$dir/by-hand.conf"
-      if ! "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
-          --block-sizes 18,$(( 18 << 15 )) -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"; then
+      if ! emit_block_sizes 18,$(( 18 << 15 )); then
         fail "--block-sizes 18,$(( 18 << 15 ))" "emit refused it: $(cat "$dir/emit.err")"
       elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/by-hand.conf"; then
-        fail "--block-sizes 18,$(( 18 << 15 ))" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+        fail "--block-sizes 18,$(( 18 << 15 ))" "slurmctld did not start: $(start_errors)"
         slurm_env_stop
       else
         slurm_env_stop
@@ -172,8 +177,7 @@ else
       fi
       for sizes in 18,54 18,$(( 18 << 16 )); do
         new_case
-        "$SLURMTOPO" emit topology --nvlink-domains "$domains" --plugin block --slurm-version "$release" \
-          --block-sizes "$sizes" -o "$dir/out/topology.conf" >"$dir/emit.out" 2>"$dir/emit.err"
+        emit_block_sizes "$sizes"
         rc=$?
         sed "s/^BlockSizes=.*/BlockSizes=$sizes/" "$good" >"$dir/by-hand.conf"
         if start_ctld "$dir" "$WORK/nvl.nodes" "$dir/by-hand.conf"; then started=1; else started=0; fi
@@ -200,7 +204,7 @@ else
   elif [[ $(grep -c ': anomaly: ' "$dir/emit.err") != 2 ]]; then
     fail "two faulty nodes" "expected two anomalies: $(cat "$dir/emit.err")"
   elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
-    fail "two faulty nodes" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+    fail "two faulty nodes" "slurmctld did not start: $(start_errors)"
     slurm_env_stop
   else
     scontrol show topology >"$dir/shown" 2>&1
@@ -233,7 +237,7 @@ else
       --slurm-version "$release" -o "$dir/out/topology.yaml" >"$dir/emit.out" 2>"$dir/emit.err"; then
     fail "topology.yaml" "emit failed: $(cat "$dir/emit.err")"
   elif ! start_ctld "$dir" "$WORK/dgx.nodes" "" "$dir/out/topology.yaml"; then
-    fail "topology.yaml" "slurmctld did not start: $(grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' ')"
+    fail "topology.yaml" "slurmctld did not start: $(start_errors)"
     slurm_env_stop
   else
     scontrol show topology >"$dir/shown" 2>&1
