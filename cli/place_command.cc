@@ -36,6 +36,11 @@ void add_place_command(CLI::App& app) {
   cmd->add_option("-N,--count", r.count, "nodes per job (salloc -N): what this job asks for")->required()->check(whole_number(1));
   cmd->add_flag("--exclusive", r.exclusive, "whole nodes (salloc --exclusive)");
   cmd->add_option("--switches", r.switches, "maximum leaf switches, N[@max-time]");
+  cmd->add_option("--segment", r.segment, "topology/block: place the job in segments of N nodes, each in one block (24.05+)")
+      ->check(whole_number(1));
+  cmd->add_flag("--consolidate-segments", r.consolidate_segments,
+                "with --segment: every segment inside the one block that holds the whole job (25.11+)");
+  cmd->add_flag("--spread-segments", r.spread_segments, "with --segment: no two segments share a base block (25.11+)");
   add_slurm_version_option(*cmd, o->slurm_version, "the node selection slurmctld runs (24.05, 25.11 and 26.05 rules are modelled)");
   cmd->add_option("--max-switch-wait", r.max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
       ->check(whole_number(0));

@@ -35,6 +35,12 @@ ParsedTopology parse_topology_conf(std::string_view text, const std::string& fil
       else if (key == "linkspeed") {
         if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos)
           out.errors.push_back({number, "LinkSpeed must be an unsigned number"});
+      } else if (key == "ringname") {
+        // topology/ring (26.05) reads RingName= lines: a real form, not a typo.
+        out.errors.push_back({number, "RingName= is topology/ring (Slurm 26.05), which slurmtopo does not read or "
+                                      "emulate yet: it reads SwitchName= (tree) and BlockName= (block) lines"});
+        ok = false;
+        break;
       } else {
         out.errors.push_back({number, "unknown key '" + std::string(w.substr(0, eq)) +
                                           "' (expected SwitchName, Nodes, Switches, LinkSpeed)"});

@@ -141,6 +141,14 @@ TopologyYaml parse_topology_yaml(std::string_view text, const std::string& file)
   std::set<std::string> names;
   int defaults = 0;
   for (const auto& entry : doc) {
+    // 26.05's other plugins: read by slurmctld, not emulated here; said as such rather than as
+    // an unknown key.
+    for (const char* plugin : {"ring", "torus3d"})
+      if (entry.IsMap() && entry[plugin])
+        f.fail(entry[plugin], std::string("topology ") + (entry["topology"] ? entry["topology"].Scalar() : "?") +
+                                  " uses topology/" + plugin +
+                                  " (Slurm 26.05), which slurmtopo does not read or emulate yet: it reads tree, "
+                                  "block and flat topologies");
     only_keys(f, entry, kEntryKeys, "a topology entry");
     if (!entry["topology"]) f.fail(entry, "expected `topology: NAME`");
     YamlTopology t;

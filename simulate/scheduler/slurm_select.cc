@@ -26,10 +26,21 @@ TopologyParams parse_topology_params(const std::string& text) {
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
     if (lower == "dragonfly") p.dragonfly = true;
     else if (lower == "topooptional") p.topo_optional = true;
+    else if (lower == "blockasnoderank") p.block_as_node_rank = true;
     else if (!lower.empty() && lower != "none")
-      throw InputError("--topology-param", 0, "expected TopoOptional and/or Dragonfly, got '" + word + "'");
+      throw InputError("--topology-param", 0, "expected TopoOptional, Dragonfly or BlockAsNodeRank, got '" + word + "'");
   }
   return p;
+}
+
+NodeOrder node_table_order(SlurmRelease release, bool block, const TopologyParams& params) {
+  if (!block) return NodeOrder::ByName;
+  // topology_p_generate_node_ranking of topology/block: true without ranks (every node 0,
+  // so the sort keeps slurm.conf's order) in 23.11-24.11, false in 25.05, BlockAsNodeRank
+  // from 25.11.
+  if (release >= SlurmRelease{23, 11} && release < SlurmRelease{25, 5}) return NodeOrder::AsConfigured;
+  if (release >= SlurmRelease{25, 11} && params.block_as_node_rank) return NodeOrder::BlockRank;
+  return NodeOrder::ByName;
 }
 
 namespace {
@@ -172,9 +183,12 @@ void build_switches(SlurmSelect::Model& m, const ParsedTopology& topo) {
 }
 
 void build_blocks(SlurmSelect::Model& m, const BlockTopology& topo) {
-  if (m.version == SlurmVersion::V22_05)  // the one SlurmVersion before topology/block
+  // V22_05 stands for 22.05 to 24.05.2: 22.05 and 23.02 have no topology/block, and 23.11's
+  // block selection (BlockLevels=) is not modelled.
+  if (m.version == SlurmVersion::V22_05)
     throw InputError(topo.file, 0, std::string(describe(TopologyForm::BlockConf)) + " needs Slurm " +
-                                       to_string(introduced_in(TopologyForm::BlockConf)) + " or later");
+                                       to_string(introduced_in(TopologyForm::BlockConf)) +
+                                       " or later, and its placement is modelled from 24.05 on");
   if (topo.blocks.empty()) throw InputError(topo.file, 0, "no blocks configured");
   std::unordered_set<std::string> seen;
   m.block_levels = 0;
@@ -230,6 +244,68 @@ bool eval_nodes(Eval& e) {
   return eval_flat(e);
 }
 
+// 25.11+ (common_topo_choose_nodes): after a failed evaluation, what it asked for. Break: stop.
+// Retry: drop the nodes it named and evaluate again. RetryHint: drop the node with the fewest
+// CPUs among those it named (its partial allocation). Default: drop the node with the fewest
+// CPUs. Ties go in node table order (glibc's qsort is a stable merge sort), one node per try,
+// until the job fits or no more than its node count is left. A permanent error is not retried.
+// Only topology/block reports its actions here; tree keeps the older loop below.
+template <typename Run>
+std::pair<bool, Eval> retry_by_action(std::vector<char> orig, int rem,
+                                      const std::vector<int>& avail_cpus, std::pair<bool, Eval>& first, Run& run) {
+  const int n = static_cast<int>(orig.size());
+  const int min_nodes = first.second.min_nodes;
+  if (first.second.action == Eval::Action::Permanent) return std::move(first);
+  std::vector<int> sorted;
+  bool have_sorted = false, need_bit_test = false;
+  int idx = -1, dropped = 0;
+  // The loop's first evaluation is the first one again (first_pass only matters for GRES).
+  Eval::Action action = first.second.action;
+  std::vector<char> named = first.second.node_map;
+  do {
+    if (action == Eval::Action::Break || rem <= min_nodes) break;
+    if (action == Eval::Action::Retry) {
+      for (int i = 0; i < n; ++i)
+        if (named[i] && orig[i]) orig[i] = 0, --rem, ++dropped;
+      if (have_sorted) need_bit_test = true;
+    } else {
+      if (!have_sorted) {
+        for (int i = 0; i < n; ++i)
+          if (orig[i]) sorted.push_back(i);
+        std::stable_sort(sorted.begin(), sorted.end(), [&](int a, int b) { return avail_cpus[a] < avail_cpus[b]; });
+        if (sorted.empty()) break;
+        have_sorted = true;
+        idx = 0;
+      }
+      const int res_cnt = static_cast<int>(sorted.size());
+      if (action == Eval::Action::RetryHint && std::find(named.begin(), named.end(), 1) != named.end()) {
+        int tmp = idx;
+        while (tmp < res_cnt && !named[sorted[tmp]]) ++tmp;
+        if (tmp == res_cnt) break;
+        orig[sorted[tmp]] = 0;
+        --rem, ++dropped;
+        if (tmp == idx) ++idx;
+        else need_bit_test = true;
+      } else {
+        while (need_bit_test && idx < res_cnt && !orig[sorted[idx]]) ++idx;
+        if (idx == res_cnt) break;
+        orig[sorted[idx++]] = 0;
+        --rem, ++dropped;
+      }
+    }
+    if (have_sorted && idx >= static_cast<int>(sorted.size())) break;
+    auto next = run(orig, rem);
+    if (next.first) {
+      next.second.ex.notes.push_back("placed after dropping " + std::to_string(dropped) +
+                                     " nodes one at a time, as the first evaluation asked (25.11+ choose_nodes)");
+      return next;
+    }
+    action = next.second.action;
+    named = std::move(next.second.node_map);
+  } while (true);
+  return std::move(first);
+}
+
 // choose_nodes: when the first evaluation fails, drop the nodes with the fewest usable CPUs,
 // one CPU count at a time, and try again (Slurm's guard against a knapsack dead end).
 // `usable`: how many nodes node_map holds.
@@ -249,6 +325,7 @@ std::pair<bool, Eval> choose_nodes(const SlurmSelect::Model& m, const SelectJob&
   };
   auto first = run(node_map, usable);  // node_map stays as it was: the first try gets a copy
   if (first.first) return first;
+  if (m.block && m.version >= SlurmVersion::V25_11) return retry_by_action(std::move(node_map), usable, avail_cpus, first, run);
   std::vector<char> orig = std::move(node_map);
   int rem = usable;
   if (rem <= job.nodes) return run(orig, rem);  // the non-local-GRES pass: the same without GRES
@@ -296,9 +373,27 @@ SlurmSelect::SlurmSelect(SelectSetup setup) : model_(std::make_unique<Model>()) 
   m.version = setup.version;
   m.max_switch_wait = setup.max_switch_wait;
   if (setup.tree && setup.block) throw InputError("--topology", 0, "give topology/tree or topology/block, not both");
-  // slurmctld sorts its node table by name, digits compared as numbers (strnatcmp).
-  std::stable_sort(setup.nodes.begin(), setup.nodes.end(),
-                   [](const SlurmNode& a, const SlurmNode& b) { return natural_less(a.name, b.name); });
+  // slurmctld sorts its node table by name, digits compared as numbers (strnatcmp), or by the
+  // rank the topology plugin gives (a stable merge sort: equal ranks keep slurm.conf's order).
+  if (setup.order == NodeOrder::ByName) {
+    std::stable_sort(setup.nodes.begin(), setup.nodes.end(),
+                     [](const SlurmNode& a, const SlurmNode& b) { return natural_less(a.name, b.name); });
+  } else if (setup.order == NodeOrder::BlockRank && setup.block) {
+    std::unordered_map<std::string, int> rank;  // a node in several blocks: the last one's
+    for (size_t b = 0; b < setup.block->blocks.size(); ++b)
+      for (const auto& n : setup.block->blocks[b].nodes) rank[n] = static_cast<int>(b) + 1;
+    auto rank_of = [&](const SlurmNode& n) {
+      auto it = rank.find(n.name);
+      return it == rank.end() ? 0 : it->second;
+    };
+    std::stable_sort(setup.nodes.begin(), setup.nodes.end(),
+                     [&](const SlurmNode& a, const SlurmNode& b) { return rank_of(a) < rank_of(b); });
+    m.setup_notes.push_back("TopologyParam=BlockAsNodeRank: the node table is in block order (nodes of no block "
+                            "first, slurm.conf's order within a block), and so is every tie");
+  } else if (setup.block) {
+    m.setup_notes.push_back("topology/block of 23.11-24.11: the node table keeps slurm.conf's order (the plugin ranks "
+                            "every node 0), and so does every tie");
+  }
   for (auto& node : setup.nodes) {
     if (m.index.count(node.name)) continue;
     if (node.cpus < 1) throw InputError("--cpus", 0, "node " + node.name + " needs at least one CPU");
@@ -426,7 +521,8 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
   r.explanation.available_nodes = available;
   if (!ok) {
     r.reason = e.reason.empty() ? "no placement satisfies the request" : e.reason;
-    r.reason += " (Slurm keeps it pending: Resources)";
+    r.request_unfit = e.action == Eval::Action::Permanent;
+    if (!r.request_unfit) r.reason += " (Slurm keeps it pending: Resources)";
     return r;
   }
   // The allocation's node indices: as the evaluation kept them, else from the map,

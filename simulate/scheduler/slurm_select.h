@@ -22,8 +22,17 @@ namespace slurmtopo {
 struct TopologyParams {
   bool dragonfly = false;
   bool topo_optional = false;
+  bool block_as_node_rank = false;  // BlockAsNodeRank (25.11+): the node table in block order
 };
 TopologyParams parse_topology_params(const std::string& text);  // "Dragonfly,TopoOptional"; throws
+
+// The order of slurmctld's node table (read_config.c _sort_node_record_table_ptr), which every
+// "first node" and every tie in the selection follows. By name (strnatcmp), unless the topology
+// plugin ranks the nodes: topology/block of 23.11 to 24.11 ranks every node 0, so the table
+// keeps slurm.conf's order; from 25.11 TopologyParam=BlockAsNodeRank ranks nodes by their
+// block (nodes of no block first), slurm.conf's order within one.
+enum class NodeOrder { ByName, AsConfigured, BlockRank };
+NodeOrder node_table_order(SlurmRelease release, bool block, const TopologyParams& params);
 
 // A NodeName entry: its Weight= and the CPUs a job can use on it.
 struct SlurmNode {
@@ -33,7 +42,8 @@ struct SlurmNode {
 };
 
 struct SelectSetup {
-  std::vector<SlurmNode> nodes;        // slurm.conf's nodes, any order; a repeated name counts once
+  std::vector<SlurmNode> nodes;        // slurm.conf's nodes in its order; a repeated name counts once
+  NodeOrder order = NodeOrder::ByName;  // node_table_order()
   std::optional<ParsedTopology> tree;  // topology/tree; neither tree nor block: no topology
   std::optional<BlockTopology> block;  // topology/block
   TopologyParams params;
@@ -48,6 +58,11 @@ struct SelectJob {
   int switches = 0;      // --switches count; 0 = not asked
   int switch_wait = -1;  // --switches ...@wait in seconds; -1 = max_switch_wait
   int min_cpus = 0;      // 0 = one CPU per node, as salloc -N without -n
+  // --segment: topology/block places the job in pieces of this many nodes (24.11+); 0 = one
+  // piece. Tree and flat ignore it, as slurmctld does.
+  int segment = 0;
+  bool consolidate_segments = false;  // --consolidate-segments (25.11+): every segment in one block
+  bool spread_segments = false;       // --spread-segments (25.11+): no two segments share a base block
 };
 
 // Why the nodes are the ones they are, step by step (what --explain prints).
@@ -92,6 +107,9 @@ struct SelectResult {
   std::string hostlist;               // the same, as squeue prints it
   std::string reason;                 // why it cannot start now
   int leaf_switches = 0;              // leaf switches (or base blocks) the allocation spans
+  // The request itself does not fit the topology, whatever is free (topology/block: a
+  // --segment it cannot take); slurmctld refuses such a job when it is submitted.
+  bool request_unfit = false;
   SelectExplanation explanation;
 };
 

@@ -3,7 +3,10 @@
 // line order (2^k of them per block). Among the blocks that fit, the one whose lightest node is
 // lightest wins, then the one with the fewest free nodes (a later block on ties). Inside it,
 // base blocks are filled fullest-that-fits first, keeping to as few lower-level blocks as the
-// job needs. Required nodes and segments (--segment) are not modelled.
+// job needs. With --segment the job is placed one segment at a time, each as a job of the
+// segment's size on the nodes the earlier segments left (24.11+); --consolidate-segments keeps
+// every segment in the one block that holds the whole job, --spread-segments gives each its
+// own base blocks (25.11+). Required nodes and hierarchical resources are not modelled.
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -96,13 +99,36 @@ void choose_best_bblock(const std::vector<char>& required, int ll_level, int rem
 
 }  // namespace
 
-bool eval_block(Eval& e) {
+namespace {
+
+// The persistent state of one eval_nodes_block call across its segments.
+struct SegmentRun {
+  int segment_size = 0;  // 0: the job is one piece
+  int segment_cnt = 1;
+  int as_rem_nodes = -1;     // the whole job's node count, with segments
+  int block_per_asblock = 0;  // --consolidate-segments: blocks per block that holds every segment
+  int asblock_cnt = -1;
+  int asblock_inx = -1;       // the block of blocks the first segment chose
+  std::vector<char> orig;     // orig_node_map: the segments' candidates
+  std::vector<char> alloc;    // alloc_node_map: nodes of the segments placed so far
+  bool any_alloc = false;
+};
+
+// One pass of eval_nodes_block from its next_segment label: a job (or one segment) of
+// rem_nodes nodes on e.node_map. On success e.node_map holds the nodes taken; `required`
+// the base blocks they came from.
+bool place_piece(Eval& e, SegmentRun& run, int rem_nodes, int req_nodes, std::vector<char>& bblock_required) {
   const auto& m = e.m;
   const int N = static_cast<int>(e.node_map.size());
   const int B = static_cast<int>(m.blocks.size());
-  e.ex.algorithm = "topology/block";
-  int rem_nodes = std::min(e.min_nodes, e.req_nodes), min_rem_nodes = e.min_nodes, max_nodes = e.max_nodes;
-  int64_t rem_cpus = e.min_cpus, rem_max_cpus = e.min_cpus;
+  const bool segmented = run.segment_size > 0;
+  const bool first_piece = !run.any_alloc;
+  int min_rem_nodes = segmented ? e.min_nodes / run.segment_cnt : e.min_nodes;
+  int max_nodes = segmented ? e.max_nodes / run.segment_cnt : e.max_nodes;
+  int64_t rem_cpus = segmented ? e.min_cpus / run.segment_cnt : e.min_cpus;
+  // eval_nodes_get_rem_max_cpus is min_cpus; a segmented job divides max_cpus, which salloc
+  // leaves at NO_VAL.
+  int64_t rem_max_cpus = segmented ? int64_t{0xfffffffe} / run.segment_cnt : e.min_cpus;
 
   int ll_level = 0;
   const int level = get_block_level(m, rem_nodes, ll_level);
@@ -111,6 +137,20 @@ bool eval_block(Eval& e) {
   const int bblock_per_llblock = 1 << ll_level;
   const int llblock_size = bblock_per_llblock * m.bblock_node_cnt;
   int max_llblock = (rem_nodes + llblock_size - 1) / llblock_size;
+
+  bool any = false;
+  for (int n = 0; n < N && !any; ++n) any = e.node_map[n];
+  if (!any) {
+    // Nothing left for this segment: the earlier ones are the hint.
+    e.reason = "no free node is left for the next segment";
+    if (run.any_alloc) {
+      e.node_map = run.alloc;
+      e.action = Eval::Action::RetryHint;
+    } else {
+      e.action = Eval::Action::Break;
+    }
+    return false;
+  }
   const auto groups = weight_groups(m, e.node_map);
 
   const bool use_ll = bblock_per_block != bblock_per_llblock * max_llblock;
@@ -128,10 +168,18 @@ bool eval_block(Eval& e) {
     on_block[blk] += avail;
     if (use_ll) on_llblock[i / bblock_per_llblock] += avail;
   }
+  // --consolidate-segments: on the first segment, only blocks inside a block of blocks that
+  // has the whole job's nodes free.
+  std::vector<int> on_asblock;
+  if (run.block_per_asblock && first_piece) {
+    on_asblock.assign(run.asblock_cnt, 0);
+    for (int i = 0; i < block_cnt; ++i) on_asblock[i / run.block_per_asblock] += on_block[i];
+  }
 
   int block_inx = -1, block_node_cnt = 0;
   uint64_t block_weight = 0;
   for (int i = 0; i < block_cnt; ++i) {
+    if (!on_asblock.empty() && on_asblock[i / run.block_per_asblock] < run.as_rem_nodes) continue;
     for (int n = 0; n < N; ++n) block_map[i][n] = block_map[i][n] && e.node_map[n];
     const int bnc = on_block[i];
     int avail_bnc = bnc;
@@ -147,7 +195,7 @@ bool eval_block(Eval& e) {
     uint64_t lightest = UINT64_MAX;
     for (int n = 0; n < N; ++n)
       if (block_map[i][n]) cpus += e.avail_cpus[n], lightest = std::min(lightest, m.weight[n]);
-    if (!enough_nodes(avail_bnc, rem_nodes, e.min_nodes, e.req_nodes) || rem_cpus > cpus) continue;
+    if (!enough_nodes(avail_bnc, rem_nodes, e.min_nodes, req_nodes) || rem_cpus > cpus) continue;
     if (lightest == UINT64_MAX) continue;
     if (block_inx == -1 || lightest < block_weight || (lightest == block_weight && bnc <= block_node_cnt)) {
       block_inx = i;
@@ -156,13 +204,29 @@ bool eval_block(Eval& e) {
     }
   }
   if (block_inx == -1) {
-    e.reason = "no block of " + std::to_string(bblock_per_block) + " base blocks has " + std::to_string(rem_nodes) + " free nodes";
+    e.reason = "no block of " + std::to_string(bblock_per_block) + " base blocks has " + std::to_string(rem_nodes) +
+               " free nodes" + (run.segment_cnt > 1 ? " for a segment" : "");
+    e.action = Eval::Action::Break;
+    std::fill(e.node_map.begin(), e.node_map.end(), 0);
     return false;
   }
-  {
+  if (e.explain) {
     const int first = block_inx * bblock_per_block, last = std::min(B, first + bblock_per_block) - 1;
-    e.ex.top = first == last ? m.blocks[first].name : m.blocks[first].name + ".." + m.blocks[last].name;
-    e.ex.top_level = level;
+    const std::string name = first == last ? m.blocks[first].name : m.blocks[first].name + ".." + m.blocks[last].name;
+    if (first_piece) {
+      e.ex.top = name;
+      e.ex.top_level = level;
+    } else if (e.ex.top.find(name) == std::string::npos) {
+      e.ex.top += ", " + name;
+    }
+  }
+  if (run.block_per_asblock && first_piece) {
+    run.asblock_inx = block_inx / run.block_per_asblock;
+    std::vector<char> keep(N, 0);
+    for (int i = 0; i < block_cnt; ++i)
+      if (i / run.block_per_asblock == run.asblock_inx)
+        for (int n = 0; n < N; ++n) keep[n] |= block_map[i][n];
+    for (int n = 0; n < N; ++n) run.orig[n] = run.orig[n] && keep[n];
   }
 
   // Weight tiers inside the block, as in the tree algorithm.
@@ -171,6 +235,7 @@ bool eval_block(Eval& e) {
   int best_cnt = 0;
   int64_t best_cpu = 0;
   bool sufficient = false, requested = false, any_req2 = false;
+  const size_t tiers_before = e.ex.tiers.size();
   for (const auto& g : groups) {
     if (requested) break;
     if (best_cnt > 0) {
@@ -188,14 +253,16 @@ bool eval_block(Eval& e) {
       ++best_cnt;
       ++tier.used;
     }
-    if (!sufficient) sufficient = best_cpu >= rem_cpus && enough_nodes(best_cnt, rem_nodes, e.min_nodes, e.req_nodes);
+    if (!sufficient) sufficient = best_cpu >= rem_cpus && enough_nodes(best_cnt, rem_nodes, e.min_nodes, req_nodes);
     requested = best_cnt >= rem_nodes && best_cpu >= rem_cpus;
-    e.ex.tiers.push_back(tier);
+    if (first_piece) e.ex.tiers.push_back(tier);
   }
-  if (any_req2)
-    for (size_t t = 0; t + 1 < e.ex.tiers.size(); ++t) e.ex.tiers[t].forced = e.ex.tiers[t].used > 0;
+  if (any_req2 && first_piece)
+    for (size_t t = tiers_before; t + 1 < e.ex.tiers.size(); ++t) e.ex.tiers[t].forced = e.ex.tiers[t].used > 0;
+  std::fill(e.node_map.begin(), e.node_map.end(), 0);
   if (!sufficient) {
     e.reason = "not enough usable nodes in the chosen block";
+    e.action = Eval::Action::Default;
     return false;
   }
   auto take = [&](int n) {
@@ -210,17 +277,10 @@ bool eval_block(Eval& e) {
   auto done = [&] { return rem_nodes <= 0 && rem_cpus <= 0; };
   auto finish = [&] {
     e.node_map = chosen;
-    e.leaf_count = 0;
-    for (const auto& blk : m.blocks)
-      for (int n : blk.nodes)
-        if (chosen[n]) {
-          ++e.leaf_count;
-          break;
-        }
     return true;
   };
 
-  std::vector<char> bblock_required(B, 0);
+  std::fill(bblock_required.begin(), bblock_required.end(), 0);
   const int first_bblock = block_inx * bblock_per_block, end_bblock = std::min(B, first_bblock + bblock_per_block);
   if (any_req2) {
     for (int n = 0; n < N && max_nodes > 0; ++n)
@@ -228,6 +288,8 @@ bool eval_block(Eval& e) {
     if (done()) return finish();
     if (max_nodes <= 0) {
       e.reason = "reached the maximum node count";
+      e.node_map = chosen;
+      e.action = Eval::Action::RetryHint;
       return false;
     }
     int last_ll = -1;
@@ -249,6 +311,8 @@ bool eval_block(Eval& e) {
   }
   if (max_llblock < 0) {
     e.reason = "the forced (lighter) nodes span more lower-level blocks than the job may use";
+    e.node_map = chosen;
+    e.action = Eval::Action::Default;
     return false;
   }
   if (any_req2) {
@@ -261,11 +325,11 @@ bool eval_block(Eval& e) {
         take(n);
         ++step.taken;
         if (done()) {
-          e.ex.steps.push_back(step);
+          if (e.explain) e.ex.steps.push_back(step);
           return finish();
         }
       }
-      e.ex.steps.push_back(step);
+      if (e.explain) e.ex.steps.push_back(step);
     }
   }
 
@@ -300,16 +364,124 @@ bool eval_block(Eval& e) {
       take(n);
       ++step.taken;
       if (done()) {
-        e.ex.steps.push_back(step);
+        if (e.explain) e.ex.steps.push_back(step);
         return finish();
       }
     }
-    e.ex.steps.push_back(step);
+    if (e.explain) e.ex.steps.push_back(step);
     if (!pick.same) --max_llblock;
   }
   if (min_rem_nodes <= 0 && rem_cpus <= 0) return finish();
-  e.reason = "the base blocks of the chosen block cannot supply the job";
+  e.reason = "the base blocks of the chosen block cannot supply the " + std::string(segmented ? "segment" : "job");
+  e.node_map = chosen;
+  if (run.any_alloc)
+    for (int n = 0; n < N; ++n) e.node_map[n] |= run.alloc[n];
+  e.action = Eval::Action::RetryHint;
   return false;
+}
+
+}  // namespace
+
+bool eval_block(Eval& e) {
+  const auto& m = e.m;
+  const int N = static_cast<int>(e.node_map.size());
+  const int B = static_cast<int>(m.blocks.size());
+  e.ex.algorithm = "topology/block";
+  int rem_nodes = std::min(e.min_nodes, e.req_nodes), req_nodes = e.req_nodes;
+
+  SegmentRun run;
+  run.segment_size = e.job.segment;
+  if (run.segment_size > 0) {
+    // 24.05 to 25.05 (V24_05 rules) refuse a segment larger than a base block; 26.05 ignores
+    // one larger than the job; before 26.05 such a size cannot divide the job and is refused.
+    if (m.version < SlurmVersion::V25_11 && run.segment_size > m.bblock_node_cnt) {
+      e.reason = "--segment=" + std::to_string(run.segment_size) + " is larger than a base block (" +
+                 std::to_string(m.bblock_node_cnt) + " nodes), which Slurm before 25.11 does not support";
+      e.action = Eval::Action::Permanent;
+      return false;
+    }
+    if (m.version >= SlurmVersion::V26_05 && run.segment_size > rem_nodes) {
+      if (e.explain)
+        e.ex.notes.push_back("--segment=" + std::to_string(run.segment_size) + " is ignored: larger than the job");
+      run.segment_size = 0;
+    }
+  }
+  if (run.segment_size > 0 && rem_nodes % run.segment_size) {
+    e.reason = "--segment=" + std::to_string(run.segment_size) + " does not divide the job's " +
+               std::to_string(rem_nodes) + " nodes";
+    e.action = Eval::Action::Permanent;
+    return false;
+  }
+  if (run.segment_size > 0) {
+    run.as_rem_nodes = rem_nodes;
+    run.segment_cnt = rem_nodes / run.segment_size;
+    rem_nodes = run.segment_size;
+    if (run.segment_cnt > 1 && m.version >= SlurmVersion::V26_05) req_nodes /= run.segment_cnt;
+    if (e.job.consolidate_segments) {
+      int ll = 0;
+      const int level = get_block_level(m, rem_nodes, ll);
+      const int bblock_per_block = level < 0 ? B : (1 << level);
+      const int block_cnt = level < 0 ? 1 : (B + bblock_per_block - 1) / bblock_per_block;
+      const int whole = e.job.spread_segments
+                            ? (run.segment_size + m.bblock_node_cnt - 1) / m.bblock_node_cnt * m.bblock_node_cnt *
+                                  run.segment_cnt
+                            : run.as_rem_nodes;
+      const int as_level = get_block_level(m, whole, ll);
+      if (as_level < 0) {
+        run.block_per_asblock = B;
+        run.asblock_cnt = 1;
+      } else {
+        run.block_per_asblock = 1 << (as_level - std::max(level, 0));
+        run.asblock_cnt = (block_cnt + run.block_per_asblock - 1) / run.block_per_asblock;
+      }
+    }
+  }
+  run.orig = e.node_map;
+  std::vector<char> bblock_required(B, 0);
+  for (int piece = 0; piece < run.segment_cnt; ++piece) {
+    const size_t steps_before = e.ex.steps.size();
+    const bool ok = place_piece(e, run, rem_nodes, req_nodes, bblock_required);
+    if (!ok) {
+      if (run.block_per_asblock && run.asblock_inx != -1) {
+        // Every node of the consolidating block is dropped and the job tried elsewhere.
+        std::fill(e.node_map.begin(), e.node_map.end(), 0);
+        int ll = 0;
+        const int level = get_block_level(m, rem_nodes, ll);
+        const int bblock_per_block = level < 0 ? B : (1 << level);
+        for (int i = 0; i < B; ++i)
+          if (i / (run.block_per_asblock * bblock_per_block) == run.asblock_inx)
+            for (int n : m.blocks[i].nodes) e.node_map[n] = 1;
+        e.action = Eval::Action::Retry;
+        e.reason += " (the consolidating block cannot hold every segment)";
+      }
+      return false;
+    }
+    if (e.explain && run.segment_cnt > 1) {
+      std::string from;
+      for (size_t k = steps_before; k < e.ex.steps.size(); ++k)
+        if (e.ex.steps[k].taken > 0) from += (from.empty() ? "" : ", ") + e.ex.steps[k].name;
+      e.ex.notes.push_back("segment " + std::to_string(piece + 1) + " of " + std::to_string(run.segment_cnt) + ": " +
+                           std::to_string(rem_nodes) + " nodes from " + from);
+    }
+    if (!run.any_alloc) run.alloc.assign(N, 0);
+    for (int n = 0; n < N; ++n) run.alloc[n] |= e.node_map[n];
+    run.any_alloc = true;
+    if (piece + 1 == run.segment_cnt) break;
+    if (e.job.spread_segments)
+      for (int i = 0; i < B; ++i)
+        if (bblock_required[i])
+          for (int n : m.blocks[i].nodes) run.orig[n] = 0;
+    for (int n = 0; n < N; ++n) e.node_map[n] = run.orig[n] && !run.alloc[n];
+  }
+  if (run.any_alloc) e.node_map = run.alloc;
+  e.leaf_count = 0;
+  for (const auto& blk : m.blocks)
+    for (int n : blk.nodes)
+      if (e.node_map[n]) {
+        ++e.leaf_count;
+        break;
+      }
+  return true;
 }
 
 }  // namespace select_detail

@@ -107,6 +107,12 @@ struct Eval {
   int min_nodes = 0, max_nodes = 0, req_nodes = 0;
   int min_cpus = 0;
 
+  // What a failed evaluation tells the 25.11+ retry loop (common_topo_choose_nodes, the
+  // eval_action of 26.05, the ESLURM_*_EVAL codes of 25.11); on such a failure node_map holds
+  // the nodes the action reads (RetryHint: the partial allocation; Retry: nodes to drop).
+  enum class Action { Default, Break, Retry, RetryHint, Permanent };
+  Action action = Action::Default;
+
   bool explain = true;      // false: leave `ex` out (SelectDetail::NodesOnly)
   bool best_switch = true;  // false: more leaves than --switches, the job waits
   int leaf_count = 0;

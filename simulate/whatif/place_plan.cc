@@ -136,7 +136,8 @@ SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings)
 
 PlaceResult run_place(const PlaceRequest& r) {
   PlaceResult out;
-  const SelectSetup setup = setup_for(r, out.warnings);
+  SelectSetup setup = setup_for(r, out.warnings);
+  setup.order = node_table_order(r.release.release, setup.block.has_value(), setup.params);
   SlurmSelect select(setup);
   SelectJob job;
   job.nodes = r.count;
@@ -146,9 +147,29 @@ PlaceResult run_place(const PlaceRequest& r) {
     job.switches = static_cast<int>(parse_whole_number("--switches", r.switches.substr(0, at), 1));
     if (at != std::string::npos) job.switch_wait = slurm_time_seconds("--switches", r.switches.substr(at + 1));
   }
+  job.segment = r.segment;
+  job.consolidate_segments = r.consolidate_segments;
+  job.spread_segments = r.spread_segments;
+  // salloc of a release before these options stops at the option; so does place.
+  const SlurmRelease have = r.release.release;
+  if (r.segment > 0 && have < SlurmRelease{24, 5})
+    throw InputError("--segment", 0, "needs Slurm 24.05 or later (added in 24.05); the job is for " + release_line(r.release));
+  if ((r.consolidate_segments || r.spread_segments) && have < SlurmRelease{25, 11})
+    throw InputError(r.consolidate_segments ? "--consolidate-segments" : "--spread-segments", 0,
+                     "needs Slurm 25.11 or later (added in 25.11); the job is for " + release_line(r.release));
+  // 26.05's salloc and sbatch stop before submitting (slurm_opt.c); before 26.05 slurmctld
+  // takes the job and never places it (eval_nodes_block).
+  if (r.segment > 0 && have >= SlurmRelease{26, 5} && r.count > r.segment && r.count % r.segment)
+    throw InputError("--segment", 0,
+                     "--segment=" + std::to_string(r.segment) + " does not fit the job size (" + std::to_string(r.count) +
+                         "): node count must be evenly divisible by segment size (salloc and sbatch of 26.05 refuse "
+                         "the job)");
   std::vector<std::string> busy;
   if (!r.busy.empty()) busy = expand_hostlist_at(r.busy, "--busy");
   out.select = select.place(job, busy);
+  if (r.segment > 0 && !setup.block)
+    out.select.explanation.notes.push_back("--segment is ignored: only topology/block reads it (slurmctld's tree and "
+                                           "the plain best fit place the job whole)");
   const SlurmVersion rules = selection_rules(r.release.release);
   out.select.explanation.release = release_line(r.release) +
                                    (to_string(rules) == to_string(r.release.release)
@@ -176,8 +197,10 @@ PlaceResult run_place(const PlaceRequest& r) {
       for (const auto& n : setup.nodes) partition.push_back(n.name);
       out.never_reason = never_reason(r, setup, partition, idle);
       // Measured: 22.05 and 26.05 say "node", 24.11 "topology" (25.05 and 25.11 assumed as 24.11,
-      // 23.02 to 24.05 as 22.05).
-      const bool topology_words = r.release.release >= SlurmRelease{24, 11} && r.release.release < SlurmRelease{26, 5};
+      // 23.02 to 24.05 as 22.05); 24.11's topology/block says "node" unless the job's --segment
+      // is what does not fit (its eval_nodes_block returns SLURM_ERROR for a job no block holds).
+      const bool topology_words = r.release.release >= SlurmRelease{24, 11} && r.release.release < SlurmRelease{26, 5} &&
+                                  (!setup.block || idle.request_unfit);
       out.refusal = std::string("Requested ") + (topology_words ? "topology" : "node") + " configuration is not available";
     }
   }

@@ -22,6 +22,8 @@ struct PlaceRequest {
   int count = 1;                // -N
   bool exclusive = false;
   std::string switches;         // --switches N[@TIME]
+  int segment = 0;              // --segment N (24.05+; topology/block reads it), 0: none
+  bool consolidate_segments = false, spread_segments = false;  // 25.11+
   std::string topology_param;   // TopoOptional, Dragonfly
   TargetRelease release;        // cli: target_release(--slurm-version)
   int max_switch_wait = 300;

@@ -47,6 +47,7 @@ WhatifCase make_whatif_case(Cluster cluster, const WhatifSlurm& slurm, const Wha
     setup.block = std::move(file.block);
     c.placed_with = spec.topology_file;
   }
+  setup.order = node_table_order(slurm.release, setup.block.has_value(), setup.params);
   c.slurm = std::make_unique<SlurmSelect>(std::move(setup));
   c.no_topology = std::make_unique<SlurmSelect>(std::move(flat));
   c.leaves = leaf_tree(c.emitted, c.node_names());

@@ -22,6 +22,7 @@ struct WhatifSlurm {
   std::vector<SlurmNode> nodes;  // the partition
   TopologyParams params;
   SlurmVersion version = SlurmVersion::V22_05;
+  SlurmRelease release;  // the exact release: the node table's order depends on it
 };
 
 struct WhatifCase {

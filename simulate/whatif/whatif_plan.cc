@@ -117,6 +117,7 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
     warnings.push_back(f->detail + "; they count as down here");
   slurm.params = parse_topology_params(a.topology_param);
   slurm.version = selection_rules(a.release.release);
+  slurm.release = a.release.release;
   const RoutingKind routing = parse_routing_kind(a.routing);
   const HardwareProfile profile = load_profile(a.profile);
   const double bytes = parse_sizes(a.size, "--size").front();

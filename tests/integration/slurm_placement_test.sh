@@ -4,7 +4,9 @@
 # chroot, see slurm_env.sh) allocates, with `place --slurm-version` set to the release running.
 # 64 emulated slurmd nodes; a seeded random set of
 # configurations (2- and 3-level trees written directly, node weights, nodes under no switch,
-# TopologyParam=TopoOptional and Dragonfly) and, for each, sequences of jobs: some nodes made
+# TopologyParam=TopoOptional and Dragonfly; on 24.11 and 26.05 also topology/block with random
+# BlockSizes, jobs with --segment and, on 26.05, --consolidate-segments, --spread-segments and
+# TopologyParam=BlockAsNodeRank) and, for each, sequences of jobs: some nodes made
 # busy with `salloc -w`, then `salloc --exclusive -N n [--switches=k]` jobs of random size that
 # stay running, so each next job sees the nodes of the earlier ones busy. Every job is compared
 # with `slurmtopo place` on the same inputs (nodes, weights, busy nodes, topology.conf); a job
@@ -52,6 +54,9 @@ NODE_COUNT=64
 NODE_EXPR="gpu[1-64]"
 NODE_LINES=$'gpu[33-64]\ngpu[1-32]'
 mapfile -t ALL_NODES < <(slurm_env_hostnames "$NODE_EXPR")
+# place gets the nodes in slurm.conf's order, as an admin's --slurm-conf gives them: some
+# releases keep that order for their node table (topology/block of 23.11-24.11).
+PLACE_NODES=${NODE_LINES//$'\n'/,}
 # Small emulated nodes: 2 cores each (config_overrides lets slurmd report them).
 export SLURM_ENV_NODE_ATTRS="CPUs=2 Sockets=1 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=1000"
 export SLURM_ENV_AUTH=munge
@@ -140,6 +145,43 @@ gen_tree() { # LEVELS
   } >"$CFG_TOPO"
 }
 
+# topology/block over the 64 nodes: base blocks of 4 or 8 nodes (in node order or over a
+# shuffled order), in line order, with a random BlockSizes= (or none: slurmctld's default).
+CFG_BLOCKS="" # the base block size of a block configuration, empty for a tree
+gen_block() {
+  local nodes=() size count i sizes=() choice
+  if (( RANDOM % 3 == 0 )); then mapfile -t nodes < <(shuffled "${ALL_NODES[@]}")
+  else nodes=("${ALL_NODES[@]}"); fi
+  size=$(( RANDOM % 2 ? 4 : 8 ))
+  count=$(( NODE_COUNT / size ))
+  CFG_BLOCKS=$size
+  COVERED=("${nodes[@]}")
+  choice=$(( RANDOM % 5 ))
+  case $choice in
+    0) sizes=() ;;                                        # slurmctld's default
+    1) sizes=("$size") ;;                                 # base blocks only
+    2) sizes=("$size" $(( size * 2 )) $(( size * 4 ))) ;;
+    3) sizes=("$size" $(( size * 4 ))) ;;                 # a level skipped
+    4) sizes=("$size" $(( size * 2 )) $(( size * 8 ))) ;;
+  esac
+  {
+    echo "# placement test: $count base blocks of $size${sizes[*]:+, BlockSizes=$(join_by , "${sizes[@]}")}"
+    for (( i = 0; i < count; i++ )); do
+      echo "BlockName=b$(( i + 1 )) Nodes=$(join_by , "${nodes[@]:i*size:size}")"
+    done
+    (( ${#sizes[@]} )) && echo "BlockSizes=$(join_by , "${sizes[@]}")"
+  } >"$CFG_TOPO"
+}
+# BlockName=NAME ... Nodes=HOSTLIST lines on stdin -> "NAME|sorted,nodes" rows, sorted.
+block_table() {
+  local name nodes
+  awk '{ b = ""; n = ""
+      for (i = 1; i <= NF; i++) { split($i, kv, "="); k = tolower(kv[1])
+        if (k == "blockname") b = kv[2]; else if (k == "nodes") n = kv[2] }
+      if (b != "" && n != "") print b, n }' |
+    while read -r name nodes; do echo "$name|$(canon "$nodes")"; done | sort
+}
+
 # Half of the configurations get weight tiers: random node sets of weight 5, 20 or 100.
 gen_weights() {
   CFG_WEIGHTS=""
@@ -213,12 +255,25 @@ use_config() {
   cp "$CFG_TOPO" "$SLURM_ENV_DIR/topology.conf"
   apply_weights
   scontrol reconfigure || { echo "FAIL: scontrol reconfigure"; return 1; }
-  for (( i = 0; i < 200; i++ )); do
-    shown=$(scontrol show topology 2>/dev/null | grep -c '^SwitchName=')
-    [[ $shown == "$CFG_SWITCHES" ]] && break
-    nap 0.05
-  done
-  [[ $shown == "$CFG_SWITCHES" ]] || { echo "FAIL: slurmctld shows $shown switches, expected $CFG_SWITCHES"; return 1; }
+  if [[ -n $CFG_BLOCKS ]]; then
+    # Base blocks: the same names and nodes as the file (a count alone cannot tell two
+    # configurations of as many blocks apart).
+    local want
+    want=$(block_table <"$CFG_TOPO")
+    for (( i = 0; i < 200; i++ )); do
+      shown=$(scontrol show topology 2>/dev/null | block_table)
+      [[ $shown == "$want" ]] && break
+      nap 0.05
+    done
+    [[ $shown == "$want" ]] || { echo "FAIL: slurmctld shows other blocks than $CFG_TOPO: ${shown:0:200}"; return 1; }
+  else
+    for (( i = 0; i < 200; i++ )); do
+      shown=$(scontrol show topology 2>/dev/null | grep -c '^SwitchName=')
+      [[ $shown == "$CFG_SWITCHES" ]] && break
+      nap 0.05
+    done
+    [[ $shown == "$CFG_SWITCHES" ]] || { echo "FAIL: slurmctld shows $shown switches, expected $CFG_SWITCHES"; return 1; }
+  fi
   wait_idle
   add_ms T_CONFIG "$t0"
 }
@@ -275,16 +330,18 @@ canon() { # HOSTLIST -> sorted names, comma-joined
 }
 
 PHASE_PARAM=""
+JOB_OPTS=() # more job options, given to both salloc and place (--segment=N, ...)
 PREDICTED_WAIT=0 # the last prediction was "waits for --switches"
 # check_job N [SWITCHES]: predict, allocate for real, compare. BUSY must be current (read_busy).
 check_job() {
   local count=$1 switches=${2:-} busy=$BUSY predicted rc desc args=()
-  args=(place --topology "$SLURM_ENV_DIR/topology.conf" --nodes "$NODE_EXPR" --cpus 2 -N "$count" --exclusive
+  args=(place --topology "$SLURM_ENV_DIR/topology.conf" --nodes "$PLACE_NODES" --cpus 2 -N "$count" --exclusive
         --slurm-version "$SLURM_ENV_RELEASE")
   [[ -n $CFG_WEIGHTS ]] && args+=(--weights "$CFG_WEIGHTS")
   [[ -n $busy ]] && args+=(--busy "$busy")
   [[ -n $switches ]] && args+=(--switches "$switches")
   [[ -n $PHASE_PARAM ]] && args+=(--topology-param "$PHASE_PARAM")
+  args+=("${JOB_OPTS[@]}")
   local t0
   t0=${EPOCHREALTIME/[.,]/}
   predicted=$("$SLURMTOPO" "${args[@]}" 2>"$WORK/place.err")
@@ -294,11 +351,20 @@ check_job() {
   file_has "$WORK/place.err" "waits up to" && PREDICTED_WAIT=1
   local salloc_args=(--exclusive -N "$count")
   [[ -n $switches ]] && salloc_args+=("--switches=$switches")
+  salloc_args+=("${JOB_OPTS[@]}")
   t0=${EPOCHREALTIME/[.,]/}
   run_salloc "${salloc_args[@]}"
   add_ms T_SALLOC "$t0"
   scenario=$(( scenario + 1 ))
-  desc="#$scenario $CFG_NAME${PHASE_PARAM:+ $PHASE_PARAM}: -N $count${switches:+ --switches=$switches}, busy=${busy:-none}"
+  desc="#$scenario $CFG_NAME${PHASE_PARAM:+ $PHASE_PARAM}: -N $count${switches:+ --switches=$switches}${JOB_OPTS[*]:+ ${JOB_OPTS[*]}}, busy=${busy:-none}"
+  if (( rc == 2 )) && [[ $JOB_STATE == error && $JOB_MSG == *"fatal: "* ]] &&
+    file_has "$WORK/place.err" "${JOB_MSG#*fatal: }"; then
+    # salloc itself refused the options (26.05: a --segment that does not divide the job);
+    # place must refuse them with the same words.
+    passed=$(( passed + 1 )) refused=$(( refused + 1 ))
+    say "ok   $desc -> refused by salloc and by place (${JOB_MSG:0:80})"
+    return
+  fi
   if (( rc != 0 && rc != 3 )); then
     failed=$(( failed + 1 ))
     say "FAIL $desc: slurmtopo place exited $rc: $(head -n 2 "$WORK/place.err" | tr '\n' ' ')"
@@ -340,6 +406,32 @@ check_job() {
   fi
 }
 
+# Allocates NODES to jobs that stay: one `salloc -w` for all of them, or with topology/block
+# one per base block (slurmctld refuses required nodes spread over blocks).
+make_busy() { # NODE...
+  local groups=() group
+  if [[ -n $CFG_BLOCKS ]]; then
+    local -A wanted=()
+    local name node
+    for node in "$@"; do wanted[$node]=1; done
+    while read -r name; do
+      group=()
+      for node in $(slurm_env_hostnames "$name"); do [[ -n ${wanted[$node]:-} ]] && group+=("$node"); done
+      (( ${#group[@]} )) && groups+=("$(join_by , "${group[@]}")")
+    done < <(sed -n 's/^BlockName=[^ ]* Nodes=//p' "$CFG_TOPO")
+  else
+    groups=("$(join_by , "$@")")
+  fi
+  for group in "${groups[@]}"; do
+    run_salloc --exclusive -w "$group"
+    if [[ $JOB_STATE != granted ]]; then
+      echo "FAIL: could not make $group busy: $JOB_MSG"
+      failed=$(( failed + 1 ))
+      return 1
+    fi
+  done
+}
+
 # A sequence: some nodes made busy by `salloc -w`, then jobs that stay until the sequence ends.
 # Busy nodes come from the leaves unless every job may ignore the tree (a required node
 # under no switch cannot be placed by topology/tree).
@@ -350,12 +442,7 @@ run_sequence() { # JOBS SWITCH_PERCENT
     if [[ $PHASE_PARAM == *TopoOptional* ]]; then pool=("${ALL_NODES[@]}"); else pool=("${COVERED[@]}"); fi
     busy_count=$(rand 1 $(( ${#pool[@]} / 2 )))
     mapfile -t picked < <(shuffled "${pool[@]}" | head -n "$busy_count")
-    run_salloc --exclusive -w "$(join_by , "${picked[@]}")"
-    if [[ $JOB_STATE != granted ]]; then
-      echo "FAIL: could not make ${#picked[@]} nodes busy: $JOB_MSG"
-      failed=$(( failed + 1 ))
-      return 1
-    fi
+    make_busy "${picked[@]}" || return 1
   fi
   for (( j = 0; j < jobs; j++ )); do
     read_busy
@@ -372,11 +459,28 @@ run_sequence() { # JOBS SWITCH_PERCENT
     (( count > free )) && oversized=$(( oversized + 1 ))
     switches=""
     (( RANDOM % 100 < switch_pct )) && switches=$(rand 1 3)
+    JOB_OPTS=()
+    (( RANDOM % 100 < SEGMENT_PCT )) && random_segment "$count"
     check_job "$count" "$switches"
     # Waiting for fewer leaves: the same job with @0 (no wait) must get the nodes it waits for.
     if [[ $JOB_STATE == pending && $PREDICTED_WAIT == 1 ]]; then check_job "$count" "$switches@0"; fi
     [[ $JOB_STATE == granted ]] || (( RANDOM % 2 )) || break
   done
+}
+
+# --segment for a job of COUNT nodes: mostly a divisor of COUNT (one in five a size that does
+# not divide it, or is larger), and from 25.11 the consolidate and spread flags.
+random_segment() { # COUNT
+  local count=$1 divisors=() d segment
+  for (( d = 1; d <= count; d++ )); do (( count % d == 0 )) && divisors+=("$d"); done
+  if (( RANDOM % 5 == 0 )); then segment=$(rand 1 $(( count + 2 )))
+  else segment=${divisors[RANDOM % ${#divisors[@]}]}; fi
+  JOB_OPTS=("--segment=$segment")
+  if [[ $SLURM_ENV_RELEASE > 25.10 ]]; then
+    (( RANDOM % 2 == 0 )) && JOB_OPTS+=(--consolidate-segments)
+    (( RANDOM % 2 == 0 )) && JOB_OPTS+=(--spread-segments)
+  fi
+  return 0
 }
 
 # ---- controls: hand-worked cases where the rules of one Slurm version show ----------------
@@ -488,6 +592,35 @@ start_slurm() { # EXTRA_CONF
   say "slurmctld + $NODE_COUNT slurmd up in $(ms_since "$t0") ms${1:+ ($1)}"
 }
 
+# topology/block (23.11+; Debian ships it from 24.11): jobs with and without --segment, and
+# from 25.11 --consolidate-segments and --spread-segments.
+SEGMENT_PCT=0
+run_block_phase() { # CONFIGS SEQUENCES JOBS
+  local configs=$1 sequences=$2 jobs=$3 c s
+  PHASE_PARAM=""
+  for (( c = 1; c <= configs; c++ )); do
+    CFG_NAME=block-$c
+    # From 25.11 the second half runs with TopologyParam=BlockAsNodeRank (the node table in
+    # block order), which takes a restart.
+    local restart=$(( c == 1 ))
+    if [[ $SLURM_ENV_RELEASE > 25.10 ]] && (( c == configs / 2 + 1 )); then
+      PHASE_PARAM=BlockAsNodeRank
+      restart=1
+    fi
+    CFG_DIR=$WORK/$CFG_NAME
+    mkdir -p "$CFG_DIR"
+    CFG_TOPO=$CFG_DIR/topology.conf
+    gen_block
+    gen_weights
+    (( restart )) && start_slurm "TopologyPlugin=topology/block${PHASE_PARAM:+$'\n'TopologyParam=$PHASE_PARAM}"
+    use_config || exit 1
+    say "== $CFG_NAME${PHASE_PARAM:+ $PHASE_PARAM}: $(head -n 1 "$CFG_TOPO" | sed 's/^# placement test: //'), weights: ${CFG_WEIGHTS:-none}"
+    for (( s = 0; s < sequences; s++ )); do run_sequence "$jobs" 0; done
+  done
+  CFG_BLOCKS="" PHASE_PARAM=""
+  JOB_OPTS=()
+}
+
 run_phase() { # PHASE_PARAM CONFIGS SEQUENCES JOBS SWITCH_PERCENT
   local param=$1 configs=$2 sequences=$3 jobs=$4 pct=$5 c s
   PHASE_PARAM=$param
@@ -504,6 +637,11 @@ run_controls
 run_phase "" 6 3 5 20
 run_phase TopoOptional 3 3 5 50
 run_phase Dragonfly 2 2 5 20
+# topology/block: Debian's 22.05 predates it (23.11).
+if [[ $SLURM_ENV_RELEASE != 22.05 ]]; then
+  SEGMENT_PCT=${PLACEMENT_SEGMENT_PCT:-50}
+  run_block_phase 4 3 5
+fi
 
 cancel_all >/dev/null
 echo "elapsed: $(( SECONDS - started_at )) s (cancel+idle $(( T_CANCEL / 1000 )) s, reconfigure $(( T_CONFIG / 1000 )) s, salloc $(( T_SALLOC / 1000 )) s, slurmtopo place $(( T_PLACE / 1000 )) s), seed $SEED"

@@ -24,6 +24,13 @@ TEST_CASE("topology.conf parse: what slurmctld cannot parse is an error with its
   CHECK(p.errors[2].line == 3);
 }
 
+TEST_CASE("topology.conf parse: RingName= (topology/ring, 26.05) is named as such") {
+  ParsedTopology p = parse_topology_conf("RingName=r1 Nodes=n[1-4]\n", "t.conf");
+  REQUIRE(p.errors.size() == 1);
+  CHECK(p.errors[0].line == 1);
+  CHECK(p.errors[0].message.find("topology/ring (Slurm 26.05)") != std::string::npos);
+}
+
 TEST_CASE("topology.conf: a continued line is one switch, reported at its first line") {
   const ParsedTopology t = parse_topology_conf("# header\nSwitchName=leaf1 \\\n  Nodes=n[1-4]\nSwitchName=top Switches=leaf1\n", "t.conf");
   REQUIRE(t.errors.empty());

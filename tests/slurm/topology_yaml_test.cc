@@ -90,6 +90,14 @@ TEST_CASE("topology.yaml: what slurmctld ignores silently or refuses is an error
   CHECK(error_of("- topology: a\n  block:\n    blocks:\n      - block: b\n        nodes: n[1-\n").find("hostlist") != std::string::npos);
 }
 
+TEST_CASE("topology.yaml: ring and torus3d (26.05) are refused naming the plugin, not as unknown keys") {
+  CHECK(error_of("- topology: r\n  cluster_default: true\n  ring:\n    rings: []\n") ==
+        "topology.yaml:4: topology r uses topology/ring (Slurm 26.05), which slurmtopo does not read or emulate yet: "
+        "it reads tree, block and flat topologies");
+  CHECK(error_of("- topology: t\n  torus3d:\n    dims: 4x4x4\n").find("topology/torus3d (Slurm 26.05)") !=
+        std::string::npos);
+}
+
 TEST_CASE("topology.yaml is recognised by content, and its cluster_default is what place uses") {
   CHECK(is_topology_yaml(kThree));
   CHECK(is_topology_yaml("# c\n- topology: x\n  flat: true\n"));

@@ -40,8 +40,10 @@ struct Case {
     return SlurmSelect(std::move(s));
   }
 
+  SelectJob job;  // what run() starts from: its segment options
+
   SelectResult run(int count, const std::string& busy = "", int switches = 0, int wait = -1) const {
-    SelectJob job;
+    SelectJob job = this->job;
     job.nodes = count;
     job.exclusive = true;
     job.switches = switches;
@@ -239,6 +241,107 @@ TEST_CASE("select: block places a job in the smallest block level that holds it"
   CHECK(r.explanation.top == "b3..b4");
   c.version = SlurmVersion::V22_05;
   CHECK_THROWS_AS(c.build(), InputError);
+}
+
+// Four base blocks of 4 (b1 = n[1-4] ... b4 = n[13-16]), blocks of 4, 8 and 16 nodes.
+const char* kFourBlocks =
+    "BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockName=b3 Nodes=n[9-12]\n"
+    "BlockName=b4 Nodes=n[13-16]\nBlockSizes=4,8,16\n";
+
+TEST_CASE("select: block --segment places each segment as a job of its own on what is left") {
+  Case c{kFourBlocks};
+  c.version = SlurmVersion::V26_05;
+  c.job.segment = 2;
+  // Free: b1 3, b2 2, b3 4, b4 4. Each segment takes the fitting base block with the fewest
+  // free nodes: b2, then b1, then (b1 down to 1) the later of b3 and b4.
+  CHECK(c.place(6, "n[1,6-7]") == "n[2-3,5,8,13-14]");
+  // Whole, the job goes to one 8-node block, b3+b4 (8 free, b1+b2 has 5): all of b4 (the
+  // later of two largest base blocks when none fits), then 2 from b3.
+  c.job.segment = 0;
+  CHECK(c.place(6, "n[1,6-7]") == "n[9-10,13-16]");
+  // A segment must fit one block of its own level: 3 nodes in 4-node base blocks, busy so that
+  // no base block has 3 free.
+  c.job.segment = 3;
+  CHECK(c.place(6, "n[1-2,5-6,9-10,13-14]") == "cannot start");
+  // A size that does not divide the job is never placed (26.05's salloc refuses it first).
+  c.job.segment = 4;
+  SelectResult r = c.run(6);
+  CHECK_FALSE(r.started);
+  CHECK(r.reason.find("does not divide") != std::string::npos);
+}
+
+TEST_CASE("select: block --spread-segments keeps segments off each other's base blocks") {
+  Case c{kFourBlocks};
+  c.version = SlurmVersion::V26_05;
+  c.job.segment = 1;
+  // b1 has 2 free: the first segment takes n3 there (fewest free), the second n4 beside it...
+  CHECK(c.place(2, "n[1-2]") == "n[3-4]");
+  // ...unless segments spread: b1 is then spent, and the later of the equal blocks is b4.
+  c.job.spread_segments = true;
+  CHECK(c.place(2, "n[1-2]") == "n[3,13]");
+}
+
+TEST_CASE("select: block --consolidate-segments keeps every segment in the block that holds the job") {
+  Case c{kFourBlocks};
+  c.version = SlurmVersion::V26_05;
+  c.job.segment = 3;
+  // Free: b1 3, b2 2, b3 4, b4 4. Unconsolidated: b1 (fewest that fit), then b4.
+  CHECK(c.place(6, "n[1,6-7]") == "n[2-4,13-15]");
+  // Consolidated: the 6 nodes need one 8-node block; b1+b2 has 5 free, so b3+b4 holds both.
+  c.job.consolidate_segments = true;
+  SelectResult r = c.run(6, "n[1,6-7]");
+  CHECK(r.hostlist == "n[9-11,13-15]");
+  CHECK(r.explanation.notes.size() >= 2);
+}
+
+TEST_CASE("select: block --segment as each release reads it") {
+  Case c{kFourBlocks};
+  c.job.segment = 8;  // larger than a base block, larger than the job
+  c.version = SlurmVersion::V26_05;
+  CHECK(c.place(4) == "n[13-16]");  // 26.05: ignored, the job is placed whole
+  c.version = SlurmVersion::V25_11;
+  CHECK(c.place(4) == "cannot start");  // 25.11: it cannot divide the job
+  c.version = SlurmVersion::V24_05;
+  c.job.segment = 8;
+  SelectResult r = c.run(8);
+  CHECK_FALSE(r.started);  // 24.05-25.05: a segment larger than a base block is refused
+  CHECK(r.reason.find("larger than a base block") != std::string::npos);
+  c.version = SlurmVersion::V25_11;
+  CHECK(c.place(8) == "n[9-16]");  // 25.11 places it
+}
+
+TEST_CASE("select: the node table's order follows the release and BlockAsNodeRank") {
+  const SlurmRelease r2411{24, 11}, r2505{25, 5}, r2605{26, 5};
+  TopologyParams none, rank = parse_topology_params("BlockAsNodeRank");
+  CHECK(rank.block_as_node_rank);
+  CHECK(node_table_order(r2411, true, none) == NodeOrder::AsConfigured);
+  CHECK(node_table_order(r2505, true, none) == NodeOrder::ByName);
+  CHECK(node_table_order(r2605, true, none) == NodeOrder::ByName);
+  CHECK(node_table_order(r2605, true, rank) == NodeOrder::BlockRank);
+  CHECK(node_table_order(r2605, false, rank) == NodeOrder::ByName);
+  CHECK(node_table_order(SlurmRelease{25, 5}, true, rank) == NodeOrder::ByName);  // 25.05 has no ranking
+
+  // Two base blocks listed against name order; slurm.conf lists n[5-8] first.
+  auto build = [](NodeOrder order) {
+    SelectSetup s;
+    for (const auto& n : expand_hostlist("n[5-8],n[1-4],n9")) s.nodes.push_back({n, 1, 2});
+    s.block = parse_block_topology("BlockName=b1 Nodes=n[3-6]\nBlockName=b2 Nodes=n[1-2],n[7-8]\n", "topology.conf");
+    s.version = SlurmVersion::V26_05;
+    s.order = order;
+    return SlurmSelect(std::move(s));
+  };
+  using V = std::vector<std::string>;
+  CHECK(build(NodeOrder::ByName).node_names() == V{"n1", "n2", "n3", "n4", "n5", "n6", "n7", "n8", "n9"});
+  CHECK(build(NodeOrder::AsConfigured).node_names() == V{"n5", "n6", "n7", "n8", "n1", "n2", "n3", "n4", "n9"});
+  // n9 is in no block (rank 0) and comes first; then b1's nodes, then b2's, slurm.conf order within.
+  CHECK(build(NodeOrder::BlockRank).node_names() == V{"n9", "n5", "n6", "n3", "n4", "n7", "n8", "n1", "n2"});
+  // A two-node job goes to the later of two equal blocks (b2) and takes its first nodes in
+  // table order: n1 and n2 by name, n7 and n8 in block rank order.
+  SelectJob job;
+  job.nodes = 2;
+  job.exclusive = true;
+  CHECK(build(NodeOrder::ByName).place(job, V{}).hostlist == "n[1-2]");
+  CHECK(build(NodeOrder::BlockRank).place(job, V{}).hostlist == "n[7-8]");
 }
 
 TEST_CASE("select: what slurmctld refuses to load is an input error") {
