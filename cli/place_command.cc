@@ -34,7 +34,10 @@ void add_place_command(CLI::App& app) {
   add_job_options(*cmd, {&r.weights, &r.busy, &r.topology_param, ""});
   cmd->add_option("--cpus", r.cpus, "usable CPUs per node: N or 'HOSTLIST=N,...' (default: slurm.conf's CPUs=, else 1)");
   cmd->add_option("-N,--count", r.count, "nodes per job (salloc -N): what this job asks for")->required()->check(whole_number(1));
-  cmd->add_flag("--exclusive", r.exclusive, "whole nodes (salloc --exclusive)");
+  cmd->add_flag("--exclusive{node}", r.exclusive,
+                "whole nodes (salloc --exclusive); --exclusive=topo: whole base blocks (topology/block, 24.05+)");
+  cmd->add_option("--busy-topo", r.busy_topo,
+                  "busy nodes of jobs that keep their base blocks whole (--exclusive=topo, or Exclusive=TOPO partitions)");
   cmd->add_option("--switches", r.switches, "maximum leaf switches, N[@max-time]");
   cmd->add_option("--segment", r.segment, "topology/block: place the job in segments of N nodes, each in one block (24.05+)")
       ->check(whole_number(1));

@@ -441,17 +441,55 @@ int SlurmSelect::node_index(const std::string& name) const {
   return it == model_->index.end() ? -1 : it->second;
 }
 
-SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<std::string>& busy) const {
-  std::vector<char> flags(model_->names.size(), 0);
-  for (const auto& name : busy) {
-    int i = node_index(name);
-    if (i < 0) throw InputError("--busy", 0, "node " + name + " is not in --nodes");
-    flags[i] = 1;
-  }
-  return place(job, flags);
+SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<std::string>& busy,
+                                const std::vector<std::string>& whole_topo) const {
+  auto flags_of = [&](const std::vector<std::string>& names, const char* option) {
+    std::vector<char> flags(model_->names.size(), 0);
+    for (const auto& name : names) {
+      int i = node_index(name);
+      if (i < 0) throw InputError(option, 0, "node " + name + " is not in --nodes");
+      flags[i] = 1;
+    }
+    return flags;
+  };
+  std::vector<char> flags = flags_of(busy, "--busy"), topo = flags_of(whole_topo, "--busy-topo");
+  for (size_t i = 0; i < flags.size(); ++i) flags[i] |= topo[i];  // a job's nodes are busy either way
+  return place(job, flags, SelectDetail::Explained, whole_topo.empty() ? std::vector<char>{} : topo);
 }
 
-SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& busy, SelectDetail detail) const {
+namespace {
+
+// cons_tres _block_by_topology (24.05+, topology/block only): the base blocks holding a node of
+// a job that keeps its blocks whole, or of any job when this one does, are closed to this job.
+// Returns the blocks closed.
+std::vector<int> close_whole_topo_blocks(const SlurmSelect::Model& m, const SelectJob& job,
+                                         const std::vector<char>& busy, const std::vector<char>& whole_topo,
+                                         std::vector<char>& node_map, std::vector<int>& avail_cpus, int& available) {
+  std::vector<int> closed;
+  if (!m.block || m.version < SlurmVersion::V24_05) return closed;
+  const size_t n = node_map.size();
+  auto holds = [&](size_t i) {
+    return (i < whole_topo.size() && whole_topo[i]) || (job.exclusive_topo && i < busy.size() && busy[i]);
+  };
+  for (size_t b = 0; b < m.blocks.size(); ++b) {
+    bool held = false;
+    for (int i : m.blocks[b].nodes) held = held || holds(static_cast<size_t>(i));
+    if (!held) continue;
+    closed.push_back(static_cast<int>(b));
+    for (int i : m.blocks[b].nodes) {
+      if (static_cast<size_t>(i) >= n || !node_map[i]) continue;
+      node_map[i] = 0;
+      avail_cpus[i] = 0;
+      --available;
+    }
+  }
+  return closed;
+}
+
+}  // namespace
+
+SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& busy, SelectDetail detail,
+                                const std::vector<char>& whole_topo) const {
   const bool explain = detail == SelectDetail::Explained;
   const Model& m = *model_;
   const int n = static_cast<int>(m.names.size());
@@ -480,10 +518,25 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     avail[i] = cpus[i] * free_node;
     available += free_node;
   }
+  std::vector<std::string> topo_notes;
+  if (job.exclusive_topo || !whole_topo.empty()) {
+    const std::vector<int> closed = close_whole_topo_blocks(m, job, busy, whole_topo, node_map, avail_cpus, available);
+    if (explain && !closed.empty()) {
+      std::string names;
+      for (int b : closed) names += (names.empty() ? "" : ", ") + m.blocks[b].name;
+      topo_notes.push_back("Exclusive=TOPO: base blocks " + names + " hold " +
+                           (job.exclusive_topo ? "other jobs" : "jobs that keep their blocks whole") +
+                           " and are closed to this job");
+    } else if (explain && !m.block) {
+      topo_notes.push_back("Exclusive=TOPO is ignored: only topology/block supports it");
+    }
+  }
   if (available < job.nodes) {
-    r.reason = "only " + std::to_string(available) + " of " + std::to_string(n) + " nodes are free, " +
+    r.reason = "only " + std::to_string(available) + " of " + std::to_string(n) + " nodes are free" +
+               (topo_notes.empty() ? "" : " outside the base blocks Exclusive=TOPO closes") + ", " +
                std::to_string(job.nodes) + " requested (Slurm keeps it pending: Resources)";
     r.explanation.available_nodes = available;
+    for (auto& note : topo_notes) r.explanation.notes.push_back(std::move(note));
     return r;
   }
   // 26.05 (cons_tres _get_one_res, "Add dedicated allocation logic for one-node jobs"): a job
@@ -497,6 +550,7 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
       if (node_map[i] && avail_cpus[i] >= need && (pick == -1 || m.weight[i] < m.weight[pick])) pick = i;
     if (explain) r.explanation.algorithm = "select/cons_tres one-node path (Slurm " + to_string(m.version) + ")";
     r.explanation.available_nodes = available;
+    for (auto& note : topo_notes) r.explanation.notes.push_back(std::move(note));
     if (pick == -1) {
       r.reason = "no free node has " + std::to_string(need) + " CPUs (Slurm keeps it pending: Resources)";
       return r;
@@ -517,6 +571,7 @@ SelectResult SlurmSelect::place(const SelectJob& job, const std::vector<char>& b
     if (r.explanation.algorithm.empty()) r.explanation.algorithm = "select/cons_tres";
     r.explanation.algorithm += " (Slurm " + to_string(m.version) + ")";
     for (const auto& note : m.setup_notes) r.explanation.notes.push_back(note);
+    for (auto& note : topo_notes) r.explanation.notes.push_back(std::move(note));
   }
   r.explanation.available_nodes = available;
   if (!ok) {

@@ -63,6 +63,9 @@ struct SelectJob {
   int segment = 0;
   bool consolidate_segments = false;  // --consolidate-segments (25.11+): every segment in one block
   bool spread_segments = false;       // --spread-segments (25.11+): no two segments share a base block
+  // --exclusive=topo (24.05+): with topology/block the job shares no base block with another
+  // job (cons_tres _block_by_topology); tree and flat do not support it and ignore it.
+  bool exclusive_topo = false;
 };
 
 // Why the nodes are the ones they are, step by step (what --explain prints).
@@ -123,10 +126,14 @@ class SlurmSelect {
   SlurmSelect& operator=(SlurmSelect&&) noexcept;
 
   // Busy nodes are allocated to other jobs (whole nodes). Unknown names throw InputError.
-  SelectResult place(const SelectJob& job, const std::vector<std::string>& busy) const;
+  // `whole_topo`: the busy nodes whose jobs hold their base blocks whole (--exclusive=topo, or
+  // a partition with Exclusive=TOPO): with topology/block no other job gets a node of those
+  // blocks.
+  SelectResult place(const SelectJob& job, const std::vector<std::string>& busy,
+                     const std::vector<std::string>& whole_topo = {}) const;
   // The same with busy flags indexed like node_names(): the fast path for sweeps.
   SelectResult place(const SelectJob& job, const std::vector<char>& busy,
-                     SelectDetail detail = SelectDetail::Explained) const;
+                     SelectDetail detail = SelectDetail::Explained, const std::vector<char>& whole_topo = {}) const;
 
   const std::vector<std::string>& node_names() const;  // slurmctld's node table order
   int node_index(const std::string& name) const;       // -1 if unknown

@@ -132,16 +132,16 @@ SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings)
   return setup;
 }
 
-}  // namespace
 
-PlaceResult run_place(const PlaceRequest& r) {
-  PlaceResult out;
-  SelectSetup setup = setup_for(r, out.warnings);
-  setup.order = node_table_order(r.release.release, setup.block.has_value(), setup.params);
-  SlurmSelect select(setup);
+// The job as salloc of the release reads it: an option that release does not know stops
+// here, before any file is read, as salloc stops at it.
+SelectJob job_for(const PlaceRequest& r) {
   SelectJob job;
   job.nodes = r.count;
-  job.exclusive = r.exclusive;
+  if (!r.exclusive.empty() && r.exclusive != "node" && r.exclusive != "topo")
+    throw InputError("--exclusive", 0, "expected --exclusive (whole nodes) or --exclusive=topo, got '" + r.exclusive + "'");
+  job.exclusive = r.exclusive == "node";
+  job.exclusive_topo = r.exclusive == "topo";
   if (!r.switches.empty()) {
     const size_t at = r.switches.find('@');
     job.switches = static_cast<int>(parse_whole_number("--switches", r.switches.substr(0, at), 1));
@@ -154,6 +154,9 @@ PlaceResult run_place(const PlaceRequest& r) {
   const SlurmRelease have = r.release.release;
   if (r.segment > 0 && have < SlurmRelease{24, 5})
     throw InputError("--segment", 0, "needs Slurm 24.05 or later (added in 24.05); the job is for " + release_line(r.release));
+  if ((job.exclusive_topo || !r.busy_topo.empty()) && have < SlurmRelease{24, 5})
+    throw InputError(job.exclusive_topo ? "--exclusive" : "--busy-topo", 0,
+                     "Exclusive=TOPO needs Slurm 24.05 or later (added in 24.05); the job is for " + release_line(r.release));
   if ((r.consolidate_segments || r.spread_segments) && have < SlurmRelease{25, 11})
     throw InputError(r.consolidate_segments ? "--consolidate-segments" : "--spread-segments", 0,
                      "needs Slurm 25.11 or later (added in 25.11); the job is for " + release_line(r.release));
@@ -164,9 +167,22 @@ PlaceResult run_place(const PlaceRequest& r) {
                      "--segment=" + std::to_string(r.segment) + " does not fit the job size (" + std::to_string(r.count) +
                          "): node count must be evenly divisible by segment size (salloc and sbatch of 26.05 refuse "
                          "the job)");
+  return job;
+}
+
+}  // namespace
+
+PlaceResult run_place(const PlaceRequest& r) {
+  const SelectJob job = job_for(r);
+  PlaceResult out;
+  SelectSetup setup = setup_for(r, out.warnings);
+  setup.order = node_table_order(r.release.release, setup.block.has_value(), setup.params);
+  SlurmSelect select(setup);
   std::vector<std::string> busy;
   if (!r.busy.empty()) busy = expand_hostlist_at(r.busy, "--busy");
-  out.select = select.place(job, busy);
+  std::vector<std::string> busy_topo;
+  if (!r.busy_topo.empty()) busy_topo = expand_hostlist_at(r.busy_topo, "--busy-topo");
+  out.select = select.place(job, busy, busy_topo);
   if (r.segment > 0 && !setup.block)
     out.select.explanation.notes.push_back("--segment is ignored: only topology/block reads it (slurmctld's tree and "
                                            "the plain best fit place the job whole)");

@@ -19,8 +19,9 @@ struct PlaceRequest {
   std::string nodes;            // the partition (hostlist); with slurm_conf, a subset of its nodes
   std::string slurm_conf;       // --slurm-conf: Slurm's nodes with their Weight= and CPUs=
   std::string weights, cpus, busy;  // --weights, --cpus override slurm.conf's; else 1
+  std::string busy_topo;        // --busy-topo: busy nodes of jobs that keep their base blocks whole
   int count = 1;                // -N
-  bool exclusive = false;
+  std::string exclusive;        // --exclusive[=topo]: "" shared, "node" whole nodes, "topo" whole base blocks
   std::string switches;         // --switches N[@TIME]
   int segment = 0;              // --segment N (24.05+; topology/block reads it), 0: none
   bool consolidate_segments = false, spread_segments = false;  // 25.11+

@@ -111,3 +111,44 @@ TEST_CASE("place: a topology.yaml places by its cluster_default topology, the sa
   CHECK(bad.code == 2);
   CHECK(bad.output.find("typo.yaml:5: unknown key `nodez`") != std::string::npos);
 }
+
+namespace {
+const char* kBlocks =
+    "BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockName=b3 Nodes=n[9-12]\n"
+    "BlockName=b4 Nodes=n[13-16]\nBlockSizes=4,8,16\n";
+}
+
+TEST_CASE("place: --segment and its flags are refused as salloc of the release refuses them") {
+  Scratch s;
+  const std::string topo = s.write("topology.conf", kBlocks);
+  const std::string base = "place --topology " + topo + " --nodes 'n[1-16]' --exclusive ";
+  Run divides = run(base + "-N 6 --segment 3 --slurm-version 26.05");
+  CHECK(divides.code == 0);
+  CHECK(divides.output == "n[9-11,13-15]\n");  // one segment per base block, the later of equal ones first
+  Run odd = run(base + "-N 6 --segment 4 --slurm-version 26.05");
+  CHECK(odd.code == 2);
+  CHECK(odd.output.find("--segment=4 does not fit the job size (6): node count must be evenly divisible by segment size") !=
+        std::string::npos);
+  Run old = run(base + "-N 4 --segment 2 --slurm-version 22.05");
+  CHECK(old.code == 2);
+  CHECK(old.output.find("--segment") != std::string::npos);
+  Run spread = run(base + "-N 4 --segment 2 --spread-segments --slurm-version 24.11");
+  CHECK(spread.code == 2);
+  CHECK(spread.output.find("needs Slurm 25.11 or later") != std::string::npos);
+}
+
+TEST_CASE("place: --exclusive=topo and --busy-topo close whole base blocks") {
+  Scratch s;
+  const std::string topo = s.write("topology.conf", kBlocks);
+  const std::string base = "place --topology " + topo + " --nodes 'n[1-16]' --slurm-version 26.05 ";
+  // n5 is busy: a plain job may use b2's other nodes, a topo-exclusive one none of b2.
+  CHECK(run(base + "-N 3 --exclusive --busy n5").output == "n[6-8]\n");
+  Run whole = run(base + "-N 3 --exclusive=topo --busy n5 --explain");
+  CHECK(whole.code == 0);
+  CHECK(whole.output.rfind("n[13-15]\n", 0) == 0);
+  CHECK(whole.output.find("Exclusive=TOPO: base blocks b2") != std::string::npos);
+  // n5's job keeps its block whole: b2 is closed to every job.
+  CHECK(run(base + "-N 3 --exclusive --busy-topo n5").output == "n[13-15]\n");
+  Run bad = run(base + "-N 3 --exclusive=user");
+  CHECK(bad.code == 2);
+}
