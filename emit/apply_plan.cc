@@ -104,10 +104,31 @@ bool wait_until_up(SlurmControl& slurm, int seconds) {
 
 // "" when slurmctld answers and shows every switch of `expected` and the attributes of every
 // node of `nodes`; else what is wrong. slurmctld may take a moment to show the new node records.
-std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, const std::vector<NodeLine>& nodes,
-                   int seconds) {
+std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, const std::string& topology,
+                   const std::vector<NodeLine>& nodes, const TargetRelease& release, int seconds, bool& members) {
+  members = false;
   if (!wait_until_up(slurm, seconds)) return "slurmctld does not answer `scontrol ping` after the reconfigure";
-  if (!expected.empty()) {
+  if (!topology.empty() && slurm.show_topology()) {
+    members = true;
+    // Every switch with exactly the nodes and children written: a reconfigure that left the
+    // old topology in place (25.11 before 25.11.3 with power saving on) shows the old members
+    // under the same switch names, which a check of the names alone lets through.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    for (;;) {
+      const auto shown = slurm.show_topology();
+      const std::string mismatch =
+          shown ? topology_mismatch(*shown, topology) : std::string("`scontrol show topology` did not answer");
+      if (mismatch.empty()) break;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        std::string why = "slurmctld does not hold the topology.conf written: " + mismatch;
+        if (release.release == SlurmRelease{25, 11})
+          why += " (25.11 before 25.11.3 keeps its topology on a reconfigure when power saving is on: restart "
+                 "slurmctld to read the new file)";
+        return why;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  } else if (!expected.empty()) {
     const auto shown = slurm.switch_names();
     if (!shown) return "`scontrol show topology` did not answer";
     const std::set<std::string> have(shown->begin(), shown->end());
@@ -356,17 +377,23 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
   }
 
   std::string failure = slurm.reconfigure();
+  bool members_checked = false;
   if (failure.empty()) {
     out.reconfigured = true;
     out.steps.push_back("scontrol reconfigure");
     bool nodes_changed = false;
     for (const Planned* p : written) nodes_changed |= p->file.what == "node lines";
-    failure = verify(slurm, new_switches, nodes_changed ? node_lines : std::vector<NodeLine>{}, r.verify_seconds);
+    std::string topology_written;
+    for (const Planned* p : written)
+      if (p->file.what == "topology.conf") topology_written = p->text;
+    failure = verify(slurm, new_switches, topology_written, nodes_changed ? node_lines : std::vector<NodeLine>{},
+                     r.release, r.verify_seconds, members_checked);
   } else {
     failure = "scontrol reconfigure: " + failure;
   }
   if (failure.empty()) {
     out.steps.push_back("verified: slurmctld answers and shows " + counted(new_switches.size(), "switch", "switches") +
+                        (members_checked ? " with the nodes and children written" : "") +
                         (node_lines.empty() ? "" : " and the nodes' attributes"));
     fs::remove(pending_path);
     out.outcome = ApplyOutcome::Applied;

@@ -1,10 +1,17 @@
 #include "emit/slurm_control.h"
 
 #include <array>
+#include <functional>
 #include <cstdio>
 #include <sys/wait.h>
 
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
 #include "base/shell_quote.h"
+#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 
@@ -34,9 +41,14 @@ class Scontrol final : public SlurmControl {
     return run("ping", out) == 0 && out.find("is UP") != std::string::npos;
   }
   std::optional<std::vector<std::string>> switch_names() override {
+    const auto out = show_topology();
+    if (!out) return std::nullopt;
+    return scontrol_values(*out, "SwitchName");
+  }
+  std::optional<std::string> show_topology() override {
     std::string out;
     if (run("show topology", out) != 0) return std::nullopt;
-    return scontrol_values(out, "SwitchName");
+    return out;
   }
 
  private:
@@ -61,6 +73,83 @@ class Scontrol final : public SlurmControl {
 
 std::unique_ptr<SlurmControl> make_scontrol(const std::string& slurm_conf, int timeout_seconds) {
   return std::make_unique<Scontrol>(slurm_conf, timeout_seconds);
+}
+
+namespace {
+
+struct ShownSwitch {
+  std::set<std::string> nodes, switches;
+};
+
+// SwitchName= lines (topology.conf's or scontrol's): each switch's expanded Nodes= and
+// Switches=; scontrol prints "(null)" for none.
+std::map<std::string, ShownSwitch> switch_table(const std::string& text) {
+  std::map<std::string, ShownSwitch> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '#') continue;
+    const auto names = scontrol_values(line, "SwitchName");
+    if (names.empty()) continue;
+    ShownSwitch& s = out[names.front()];
+    for (const auto& [key, into] : {std::pair{"Nodes", &s.nodes}, std::pair{"Switches", &s.switches}})
+      for (const auto& v : scontrol_values(line, key))
+        if (!v.empty() && v != "(null)") {
+          try {
+            for (auto& n : expand_hostlist(v)) into->insert(std::move(n));
+          } catch (const std::invalid_argument&) {
+            into->insert(v);  // not a hostlist: compared as written
+          }
+        }
+  }
+  return out;
+}
+
+std::string listed(const std::set<std::string>& names) {
+  return names.empty() ? "none" : compress_hostlist(std::vector<std::string>(names.begin(), names.end()));
+}
+
+}  // namespace
+
+// scontrol lists under a switch every node below it (its children's too); topology.conf only
+// its own. Both sides get every node below each switch, children's nodes included.
+static void add_nodes_below(std::map<std::string, ShownSwitch>& table) {
+  std::map<std::string, std::set<std::string>> below;
+  std::set<std::string> visiting;
+  std::function<const std::set<std::string>&(const std::string&)> walk = [&](const std::string& name) -> const std::set<std::string>& {
+    auto done = below.find(name);
+    if (done != below.end()) return done->second;
+    std::set<std::string> nodes;
+    auto it = table.find(name);
+    if (it != table.end() && visiting.insert(name).second) {
+      nodes = it->second.nodes;
+      for (const auto& child : it->second.switches) {
+        const auto& more = walk(child);
+        nodes.insert(more.begin(), more.end());
+      }
+      visiting.erase(name);
+    }
+    return below[name] = std::move(nodes);
+  };
+  for (auto& [name, s] : table) s.nodes = walk(name);
+}
+
+std::string topology_mismatch(const std::string& shown, const std::string& written) {
+  auto have = switch_table(shown), want = switch_table(written);
+  add_nodes_below(have);
+  add_nodes_below(want);
+  for (const auto& [name, w] : want) {
+    auto it = have.find(name);
+    if (it == have.end()) return name + ": in topology.conf, not shown by slurmctld";
+    if (it->second.nodes != w.nodes)
+      return name + ": slurmctld shows nodes " + listed(it->second.nodes) + ", topology.conf gives " + listed(w.nodes);
+    if (it->second.switches != w.switches)
+      return name + ": slurmctld shows child switches " + listed(it->second.switches) + ", topology.conf gives " +
+             listed(w.switches);
+  }
+  for (const auto& [name, h] : have)
+    if (!want.count(name)) return name + ": shown by slurmctld, no longer in topology.conf";
+  return "";
 }
 
 std::vector<std::string> scontrol_values(const std::string& output, const std::string& key) {

@@ -21,6 +21,9 @@ class SlurmControl {
   virtual bool ping() = 0;
   // The switch names of `scontrol show topology`; nullopt when it does not answer.
   virtual std::optional<std::vector<std::string>> switch_names() = 0;
+  // `scontrol show topology` as printed, to verify each switch's nodes and children; nullopt
+  // when it does not answer (or a control cannot say: then only the names are verified).
+  virtual std::optional<std::string> show_topology() { return std::nullopt; }
   // `scontrol show nodes --oneliner`, one node a line, to verify node attributes; nullopt when
   // it does not answer.
   virtual std::optional<std::string> show_nodes() { return std::nullopt; }
@@ -32,5 +35,11 @@ std::unique_ptr<SlurmControl> make_scontrol(const std::string& slurm_conf, int t
 
 // The values of KEY= in `scontrol show ... --oneliner` output, in order ("NodeName", "SwitchName").
 std::vector<std::string> scontrol_values(const std::string& output, const std::string& key);
+
+// The first switch where `scontrol show topology` (shown) and the topology.conf slurmctld was
+// told to read (written) differ: a switch missing or extra, or other nodes or child switches,
+// said the admin's way ("leaf-3: slurmctld shows gpu[1-18], topology.conf gives gpu[1-17,19]");
+// "" when they are the same.
+std::string topology_mismatch(const std::string& shown, const std::string& written);
 
 }  // namespace slurmtopo

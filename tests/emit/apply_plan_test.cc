@@ -80,6 +80,20 @@ struct Echo final : SlurmControl {
   }
   bool ping() override { return true; }
   std::optional<std::vector<std::string>> switch_names() override { return scontrol_values(read(file), "SwitchName"); }
+  std::optional<std::string> show_topology() override { return read(file); }
+};
+
+// A slurmctld whose reconfigure leaves the topology it read first in place (25.11 before
+// 25.11.3 with power saving on): same switch names, old members.
+struct Stale final : SlurmControl {
+  FakeSlurm& base;
+  std::string held;
+  Stale(FakeSlurm& b, std::string topology) : base(b), held(std::move(topology)) {}
+  std::optional<std::vector<std::string>> node_names() override { return base.nodes; }
+  std::string reconfigure() override { return ""; }
+  bool ping() override { return true; }
+  std::optional<std::vector<std::string>> switch_names() override { return scontrol_values(held, "SwitchName"); }
+  std::optional<std::string> show_topology() override { return held; }
 };
 
 }  // namespace
@@ -372,4 +386,54 @@ TEST_CASE("apply --what nodes: a node added or removed, inline NodeName lines, n
   std::ofstream(c.path("slurm.conf")) << "ClusterName=t\nGresTypes=gpu\nInclude nodes.conf\n";
   slurm.shown = NodeEcho::render("NodeName=dgx[001-064] CPUs=8\n");
   refused("change the CPU count of 64 nodes (dgx[001-064]; dgx001: CPUs 8 -> 224)");
+}
+
+TEST_CASE("apply: a reconfigure that keeps the old members under the same switches is rolled back") {
+  Cluster_ c;
+  FakeSlurm slurm;
+  ApplyRequest r = request(c, slurm);
+  r.release.release = SlurmRelease{25, 11};
+  Echo echo(slurm, c.path("topology.conf"));
+  REQUIRE(apply(r, echo).outcome == ApplyOutcome::Applied);
+  // The file in place (and in slurmctld) before a re-cabling: cn008 and cn009 swapped leaves.
+  std::string old = read(c.path("topology.conf"));
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"Nodes=cn[001-008]", "Nodes=cn[001-007,009]"},
+                                 {"Nodes=cn[009-016]", "Nodes=cn[008,010-016]"}}) {
+    const size_t at = old.find(from);
+    REQUIRE(at != std::string::npos);
+    old.replace(at, from.size(), to);
+  }
+  std::ofstream(c.path("topology.conf")) << old;
+  // The switch names are the same before and after: only the members tell that slurmctld
+  // kept the old file.
+  Stale stale(slurm, old);
+  const ApplyResult out = apply(r, stale);
+  CHECK(out.outcome == ApplyOutcome::RolledBack);
+  CHECK(out.reason.find("slurmctld does not hold the topology.conf written: leaf001: slurmctld shows nodes "
+                        "cn[001-007,009], topology.conf gives cn[001-008]") != std::string::npos);
+  CHECK(out.reason.find("25.11.3") != std::string::npos);
+  CHECK(read(c.path("topology.conf")) == old);  // the previous file is back
+  // A slurmctld that reads what is written: applied, and the step says members were checked.
+  const ApplyResult ok = apply(r, echo);
+  CHECK(ok.outcome == ApplyOutcome::Applied);
+  bool said = false;
+  for (const auto& step : ok.steps) said |= step.find("with the nodes and children written") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("apply: topology_mismatch names the first switch that differs, the admin's way") {
+  const std::string written = "SwitchName=l1 Nodes=n[1-2]\nSwitchName=l2 Nodes=n[3-4]\nSwitchName=top Switches=l[1-2]\n";
+  // As scontrol prints it: an upper switch lists every node below it.
+  CHECK(topology_mismatch("SwitchName=l1 Level=0 LinkSpeed=1 Nodes=n[1-2]\n"
+                          "SwitchName=l2 Level=0 LinkSpeed=1 Nodes=n[3-4]\n"
+                          "SwitchName=top Level=1 LinkSpeed=1 Nodes=n[1-4] Switches=l[1-2]\n",
+                          written) == "");
+  CHECK(topology_mismatch("SwitchName=l1 Nodes=n[1-2,4]\nSwitchName=l2 Nodes=n3\nSwitchName=top Switches=l[1-2]\n", written) ==
+        "l1: slurmctld shows nodes n[1-2,4], topology.conf gives n[1-2]");
+  CHECK(topology_mismatch("SwitchName=l1 Nodes=n[1-2]\nSwitchName=l2 Nodes=n[3-4]\n", written) ==
+        "top: in topology.conf, not shown by slurmctld");
+  CHECK(topology_mismatch(written + "SwitchName=old Nodes=n9\n", written) == "old: shown by slurmctld, no longer in topology.conf");
+  CHECK(topology_mismatch("SwitchName=l1 Nodes=n[1-2] Switches=(null)\nSwitchName=l2 Nodes=n[3-4]\n"
+                          "SwitchName=top Nodes=n[1-4] Switches=l1\n", written) ==
+        "top: slurmctld shows child switches l1, topology.conf gives l[1-2]");
 }
