@@ -104,20 +104,22 @@ bool wait_until_up(SlurmControl& slurm, int seconds) {
 
 // "" when slurmctld answers and shows every switch of `expected` and the attributes of every
 // node of `nodes`; else what is wrong. slurmctld may take a moment to show the new node records.
-std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, const std::string& topology,
+// `topology`: the topology.conf written, if one was (nullptr: none); `members` says whether its
+// switches were checked member by member (a control that cannot print the topology: names only).
+std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected, const ParsedTopology* topology,
                    const std::vector<NodeLine>& nodes, const TargetRelease& release, int seconds, bool& members) {
   members = false;
   if (!wait_until_up(slurm, seconds)) return "slurmctld does not answer `scontrol ping` after the reconfigure";
-  if (!topology.empty() && slurm.show_topology()) {
+  std::optional<std::string> shown;
+  if (topology && (shown = slurm.show_topology())) {
     members = true;
     // Every switch with exactly the nodes and children written: a reconfigure that left the
     // old topology in place (25.11 before 25.11.3 with power saving on) shows the old members
     // under the same switch names, which a check of the names alone lets through.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     for (;;) {
-      const auto shown = slurm.show_topology();
       const std::string mismatch =
-          shown ? topology_mismatch(*shown, topology) : std::string("`scontrol show topology` did not answer");
+          shown ? topology_mismatch(*shown, *topology) : std::string("`scontrol show topology` did not answer");
       if (mismatch.empty()) break;
       if (std::chrono::steady_clock::now() >= deadline) {
         std::string why = "slurmctld does not hold the topology.conf written: " + mismatch;
@@ -127,6 +129,7 @@ std::string verify(SlurmControl& slurm, const std::vector<std::string>& expected
         return why;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      shown = slurm.show_topology();
     }
   } else if (!expected.empty()) {
     const auto shown = slurm.switch_names();
@@ -230,6 +233,7 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
   const SlurmConf slurm_conf = load_slurm_conf(r.slurm_conf);
   std::vector<Planned> planned;
   std::vector<std::string> new_switches;
+  ParsedTopology next_topology;  // the topology.conf planned, as slurmctld will read it
   std::set<std::string> in_topology;
 
   if (r.topology) {
@@ -253,7 +257,8 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     p.file.path = (dir / "topology.conf").string();
     p.text = plan.text;
     p.existed = read_file_if_exists(p.file.path, p.previous);
-    const ParsedTopology next = parse_topology_conf(plan.text, p.file.path);
+    next_topology = parse_topology_conf(plan.text, p.file.path);
+    const ParsedTopology& next = next_topology;
     for (const auto& s : next.switches) {
       new_switches.push_back(s.name);
       in_topology.insert(s.nodes.begin(), s.nodes.end());
@@ -383,11 +388,10 @@ ApplyResult apply_locked(const ApplyRequest& r, SlurmControl& slurm) {
     out.steps.push_back("scontrol reconfigure");
     bool nodes_changed = false;
     for (const Planned* p : written) nodes_changed |= p->file.what == "node lines";
-    std::string topology_written;
-    for (const Planned* p : written)
-      if (p->file.what == "topology.conf") topology_written = p->text;
-    failure = verify(slurm, new_switches, topology_written, nodes_changed ? node_lines : std::vector<NodeLine>{},
-                     r.release, r.verify_seconds, members_checked);
+    bool topology_written = false;
+    for (const Planned* p : written) topology_written |= p->file.what == "topology.conf";
+    failure = verify(slurm, new_switches, topology_written ? &next_topology : nullptr,
+                     nodes_changed ? node_lines : std::vector<NodeLine>{}, r.release, r.verify_seconds, members_checked);
   } else {
     failure = "scontrol reconfigure: " + failure;
   }

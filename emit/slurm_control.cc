@@ -1,7 +1,6 @@
 #include "emit/slurm_control.h"
 
 #include <array>
-#include <functional>
 #include <cstdio>
 #include <sys/wait.h>
 
@@ -77,31 +76,38 @@ std::unique_ptr<SlurmControl> make_scontrol(const std::string& slurm_conf, int t
 
 namespace {
 
-struct ShownSwitch {
-  std::set<std::string> nodes, switches;
-};
-
-// SwitchName= lines (topology.conf's or scontrol's): each switch's expanded Nodes= and
-// Switches=; scontrol prints "(null)" for none.
-std::map<std::string, ShownSwitch> switch_table(const std::string& text) {
-  std::map<std::string, ShownSwitch> out;
+// `scontrol show topology` as topology.conf lines: each SwitchName= with its Nodes= and
+// Switches= (scontrol prints "(null)" for none; a value that is no hostlist is kept as written).
+ParsedTopology shown_topology(const std::string& text) {
+  ParsedTopology out;
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    if (!line.empty() && line[0] == '#') continue;
     const auto names = scontrol_values(line, "SwitchName");
     if (names.empty()) continue;
-    ShownSwitch& s = out[names.front()];
+    TopologyLine s;
+    s.name = names.front();
     for (const auto& [key, into] : {std::pair{"Nodes", &s.nodes}, std::pair{"Switches", &s.switches}})
-      for (const auto& v : scontrol_values(line, key))
-        if (!v.empty() && v != "(null)") {
-          try {
-            for (auto& n : expand_hostlist(v)) into->insert(std::move(n));
-          } catch (const std::invalid_argument&) {
-            into->insert(v);  // not a hostlist: compared as written
-          }
+      for (const auto& v : scontrol_values(line, key)) {
+        if (v.empty() || v == "(null)") continue;
+        try {
+          for (auto& n : expand_hostlist(v)) into->push_back(std::move(n));
+        } catch (const std::invalid_argument&) {
+          into->push_back(v);
         }
+      }
+    out.switches.push_back(std::move(s));
   }
+  return out;
+}
+
+// Per switch name: every node below it and its child switches, as sets to compare.
+std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> switch_table(const ParsedTopology& p) {
+  const auto below = nodes_below(p);
+  std::map<std::string, std::pair<std::set<std::string>, std::set<std::string>>> out;
+  for (size_t i = 0; i < p.switches.size(); ++i)
+    out.emplace(p.switches[i].name,
+                std::pair{below[i], std::set<std::string>(p.switches[i].switches.begin(), p.switches[i].switches.end())});
   return out;
 }
 
@@ -111,41 +117,18 @@ std::string listed(const std::set<std::string>& names) {
 
 }  // namespace
 
-// scontrol lists under a switch every node below it (its children's too); topology.conf only
-// its own. Both sides get every node below each switch, children's nodes included.
-static void add_nodes_below(std::map<std::string, ShownSwitch>& table) {
-  std::map<std::string, std::set<std::string>> below;
-  std::set<std::string> visiting;
-  std::function<const std::set<std::string>&(const std::string&)> walk = [&](const std::string& name) -> const std::set<std::string>& {
-    auto done = below.find(name);
-    if (done != below.end()) return done->second;
-    std::set<std::string> nodes;
-    auto it = table.find(name);
-    if (it != table.end() && visiting.insert(name).second) {
-      nodes = it->second.nodes;
-      for (const auto& child : it->second.switches) {
-        const auto& more = walk(child);
-        nodes.insert(more.begin(), more.end());
-      }
-      visiting.erase(name);
-    }
-    return below[name] = std::move(nodes);
-  };
-  for (auto& [name, s] : table) s.nodes = walk(name);
-}
-
-std::string topology_mismatch(const std::string& shown, const std::string& written) {
-  auto have = switch_table(shown), want = switch_table(written);
-  add_nodes_below(have);
-  add_nodes_below(want);
+std::string topology_mismatch(const std::string& shown, const ParsedTopology& written) {
+  // scontrol lists under a switch every node below it, topology.conf only its own: both sides
+  // are compared with every node below each switch.
+  const auto have = switch_table(shown_topology(shown)), want = switch_table(written);
   for (const auto& [name, w] : want) {
     auto it = have.find(name);
     if (it == have.end()) return name + ": in topology.conf, not shown by slurmctld";
-    if (it->second.nodes != w.nodes)
-      return name + ": slurmctld shows nodes " + listed(it->second.nodes) + ", topology.conf gives " + listed(w.nodes);
-    if (it->second.switches != w.switches)
-      return name + ": slurmctld shows child switches " + listed(it->second.switches) + ", topology.conf gives " +
-             listed(w.switches);
+    if (it->second.first != w.first)
+      return name + ": slurmctld shows nodes " + listed(it->second.first) + ", topology.conf gives " + listed(w.first);
+    if (it->second.second != w.second)
+      return name + ": slurmctld shows child switches " + listed(it->second.second) + ", topology.conf gives " +
+             listed(w.second);
   }
   for (const auto& [name, h] : have)
     if (!want.count(name)) return name + ": shown by slurmctld, no longer in topology.conf";

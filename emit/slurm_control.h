@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "slurm/topology_conf.h"
+
 namespace slurmtopo {
 
 class SlurmControl {
@@ -37,9 +39,9 @@ std::unique_ptr<SlurmControl> make_scontrol(const std::string& slurm_conf, int t
 std::vector<std::string> scontrol_values(const std::string& output, const std::string& key);
 
 // The first switch where `scontrol show topology` (shown) and the topology.conf slurmctld was
-// told to read (written) differ: a switch missing or extra, or other nodes or child switches,
-// said the admin's way ("leaf-3: slurmctld shows gpu[1-18], topology.conf gives gpu[1-17,19]");
-// "" when they are the same.
-std::string topology_mismatch(const std::string& shown, const std::string& written);
+// told to read (written) differ: a switch missing or extra, or other nodes below it or child
+// switches, said the admin's way ("leaf-3: slurmctld shows nodes gpu[1-18], topology.conf gives
+// gpu[1-17,19]"); "" when they are the same.
+std::string topology_mismatch(const std::string& shown, const ParsedTopology& written);
 
 }  // namespace slurmtopo

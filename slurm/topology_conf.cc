@@ -1,6 +1,8 @@
 #include "slurm/topology_conf.h"
 
 #include <algorithm>
+#include <functional>
+#include <map>
 #include <stdexcept>
 #include <tuple>
 
@@ -71,6 +73,26 @@ std::vector<NodeListing> node_listings(const ParsedTopology& p) {
   std::sort(out.begin(), out.end(),
             [](const NodeListing& x, const NodeListing& y) { return std::tie(x.node, x.order) < std::tie(y.node, y.order); });
   return out;
+}
+
+std::vector<std::set<std::string>> nodes_below(const ParsedTopology& p) {
+  std::map<std::string, size_t> index;  // a name defined twice: its first line
+  for (size_t i = 0; i < p.switches.size(); ++i) index.emplace(p.switches[i].name, i);
+  std::vector<std::set<std::string>> under(p.switches.size());
+  std::vector<int> state(p.switches.size(), 0);  // 0 new, 1 being walked, 2 done
+  std::function<void(size_t)> visit = [&](size_t i) {
+    if (state[i]) return;
+    state[i] = 1;
+    under[i].insert(p.switches[i].nodes.begin(), p.switches[i].nodes.end());
+    for (const auto& c : p.switches[i].switches)
+      if (auto it = index.find(c); it != index.end() && state[it->second] != 1) {
+        visit(it->second);
+        under[i].insert(under[it->second].begin(), under[it->second].end());
+      }
+    state[i] = 2;
+  };
+  for (size_t i = 0; i < p.switches.size(); ++i) visit(i);
+  return under;
 }
 
 }  // namespace slurmtopo

@@ -2,6 +2,7 @@
 // so the same checks run on what we are about to write and on a file already in place.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,5 +39,10 @@ struct NodeListing {
   size_t order;
 };
 std::vector<NodeListing> node_listings(const ParsedTopology& p);
+
+// Every node below each switch, in p.switches order: its own Nodes= and those of every switch
+// below it (as `scontrol show topology` lists them). A child named twice counts once; a cycle
+// stops at the switch already being walked; an unknown child adds nothing.
+std::vector<std::set<std::string>> nodes_below(const ParsedTopology& p);
 
 }  // namespace slurmtopo

@@ -256,8 +256,8 @@ std::pair<bool, Eval> retry_by_action(std::vector<char> orig, int rem,
   const int n = static_cast<int>(orig.size());
   const int min_nodes = first.second.min_nodes;
   if (first.second.action == Eval::Action::Permanent) return std::move(first);
-  std::vector<int> sorted;
-  bool have_sorted = false, need_bit_test = false;
+  std::vector<int> sorted;  // the nodes by CPUs, once a drop needs them (never empty after)
+  bool need_bit_test = false;
   int idx = -1, dropped = 0;
   // The loop's first evaluation is the first one again (first_pass only matters for GRES).
   Eval::Action action = first.second.action;
@@ -267,14 +267,13 @@ std::pair<bool, Eval> retry_by_action(std::vector<char> orig, int rem,
     if (action == Eval::Action::Retry) {
       for (int i = 0; i < n; ++i)
         if (named[i] && orig[i]) orig[i] = 0, --rem, ++dropped;
-      if (have_sorted) need_bit_test = true;
+      if (!sorted.empty()) need_bit_test = true;
     } else {
-      if (!have_sorted) {
+      if (sorted.empty()) {
         for (int i = 0; i < n; ++i)
           if (orig[i]) sorted.push_back(i);
         std::stable_sort(sorted.begin(), sorted.end(), [&](int a, int b) { return avail_cpus[a] < avail_cpus[b]; });
         if (sorted.empty()) break;
-        have_sorted = true;
         idx = 0;
       }
       const int res_cnt = static_cast<int>(sorted.size());
@@ -293,7 +292,7 @@ std::pair<bool, Eval> retry_by_action(std::vector<char> orig, int rem,
         --rem, ++dropped;
       }
     }
-    if (have_sorted && idx >= static_cast<int>(sorted.size())) break;
+    if (!sorted.empty() && idx >= static_cast<int>(sorted.size())) break;
     auto next = run(orig, rem);
     if (next.first) {
       next.second.ex.notes.push_back("placed after dropping " + std::to_string(dropped) +

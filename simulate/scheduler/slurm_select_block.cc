@@ -97,10 +97,6 @@ void choose_best_bblock(const std::vector<char>& required, int ll_level, int rem
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The persistent state of one eval_nodes_block call across its segments.
 struct SegmentRun {
   int segment_size = 0;  // 0: the job is one piece
@@ -110,8 +106,7 @@ struct SegmentRun {
   int asblock_cnt = -1;
   int asblock_inx = -1;       // the block of blocks the first segment chose
   std::vector<char> orig;     // orig_node_map: the segments' candidates
-  std::vector<char> alloc;    // alloc_node_map: nodes of the segments placed so far
-  bool any_alloc = false;
+  std::vector<char> alloc;    // alloc_node_map: nodes of the segments placed so far; empty before the first
 };
 
 // One pass of eval_nodes_block from its next_segment label: a job (or one segment) of
@@ -122,7 +117,7 @@ bool place_piece(Eval& e, SegmentRun& run, int rem_nodes, int req_nodes, std::ve
   const int N = static_cast<int>(e.node_map.size());
   const int B = static_cast<int>(m.blocks.size());
   const bool segmented = run.segment_size > 0;
-  const bool first_piece = !run.any_alloc;
+  const bool first_piece = run.alloc.empty();
   int min_rem_nodes = segmented ? e.min_nodes / run.segment_cnt : e.min_nodes;
   int max_nodes = segmented ? e.max_nodes / run.segment_cnt : e.max_nodes;
   int64_t rem_cpus = segmented ? e.min_cpus / run.segment_cnt : e.min_cpus;
@@ -143,7 +138,7 @@ bool place_piece(Eval& e, SegmentRun& run, int rem_nodes, int req_nodes, std::ve
   if (!any) {
     // Nothing left for this segment: the earlier ones are the hint.
     e.reason = "no free node is left for the next segment";
-    if (run.any_alloc) {
+    if (!first_piece) {
       e.node_map = run.alloc;
       e.action = Eval::Action::RetryHint;
     } else {
@@ -235,7 +230,6 @@ bool place_piece(Eval& e, SegmentRun& run, int rem_nodes, int req_nodes, std::ve
   int best_cnt = 0;
   int64_t best_cpu = 0;
   bool sufficient = false, requested = false, any_req2 = false;
-  const size_t tiers_before = e.ex.tiers.size();
   for (const auto& g : groups) {
     if (requested) break;
     if (best_cnt > 0) {
@@ -258,7 +252,7 @@ bool place_piece(Eval& e, SegmentRun& run, int rem_nodes, int req_nodes, std::ve
     if (first_piece) e.ex.tiers.push_back(tier);
   }
   if (any_req2 && first_piece)
-    for (size_t t = tiers_before; t + 1 < e.ex.tiers.size(); ++t) e.ex.tiers[t].forced = e.ex.tiers[t].used > 0;
+    for (size_t t = 0; t + 1 < e.ex.tiers.size(); ++t) e.ex.tiers[t].forced = e.ex.tiers[t].used > 0;
   std::fill(e.node_map.begin(), e.node_map.end(), 0);
   if (!sufficient) {
     e.reason = "not enough usable nodes in the chosen block";
@@ -374,7 +368,7 @@ bool place_piece(Eval& e, SegmentRun& run, int rem_nodes, int req_nodes, std::ve
   if (min_rem_nodes <= 0 && rem_cpus <= 0) return finish();
   e.reason = "the base blocks of the chosen block cannot supply the " + std::string(segmented ? "segment" : "job");
   e.node_map = chosen;
-  if (run.any_alloc)
+  if (!first_piece)
     for (int n = 0; n < N; ++n) e.node_map[n] |= run.alloc[n];
   e.action = Eval::Action::RetryHint;
   return false;
@@ -417,10 +411,13 @@ bool eval_block(Eval& e) {
     run.segment_cnt = rem_nodes / run.segment_size;
     rem_nodes = run.segment_size;
     if (run.segment_cnt > 1 && m.version >= SlurmVersion::V26_05) req_nodes /= run.segment_cnt;
+  }
+  // The level of one piece (the job, or a segment), as place_piece finds it for each.
+  int ll = 0;
+  const int level = get_block_level(m, rem_nodes, ll);
+  const int bblock_per_block = level < 0 ? B : (1 << level);
+  if (run.segment_size > 0) {
     if (e.job.consolidate_segments) {
-      int ll = 0;
-      const int level = get_block_level(m, rem_nodes, ll);
-      const int bblock_per_block = level < 0 ? B : (1 << level);
       const int block_cnt = level < 0 ? 1 : (B + bblock_per_block - 1) / bblock_per_block;
       const int whole = e.job.spread_segments
                             ? (run.segment_size + m.bblock_node_cnt - 1) / m.bblock_node_cnt * m.bblock_node_cnt *
@@ -445,9 +442,6 @@ bool eval_block(Eval& e) {
       if (run.block_per_asblock && run.asblock_inx != -1) {
         // Every node of the consolidating block is dropped and the job tried elsewhere.
         std::fill(e.node_map.begin(), e.node_map.end(), 0);
-        int ll = 0;
-        const int level = get_block_level(m, rem_nodes, ll);
-        const int bblock_per_block = level < 0 ? B : (1 << level);
         for (int i = 0; i < B; ++i)
           if (i / (run.block_per_asblock * bblock_per_block) == run.asblock_inx)
             for (int n : m.blocks[i].nodes) e.node_map[n] = 1;
@@ -463,9 +457,8 @@ bool eval_block(Eval& e) {
       e.ex.notes.push_back("segment " + std::to_string(piece + 1) + " of " + std::to_string(run.segment_cnt) + ": " +
                            std::to_string(rem_nodes) + " nodes from " + from);
     }
-    if (!run.any_alloc) run.alloc.assign(N, 0);
+    if (run.alloc.empty()) run.alloc.assign(N, 0);
     for (int n = 0; n < N; ++n) run.alloc[n] |= e.node_map[n];
-    run.any_alloc = true;
     if (piece + 1 == run.segment_cnt) break;
     if (e.job.spread_segments)
       for (int i = 0; i < B; ++i)
@@ -473,7 +466,7 @@ bool eval_block(Eval& e) {
           for (int n : m.blocks[i].nodes) run.orig[n] = 0;
     for (int n = 0; n < N; ++n) e.node_map[n] = run.orig[n] && !run.alloc[n];
   }
-  if (run.any_alloc) e.node_map = run.alloc;
+  if (!run.alloc.empty()) e.node_map = run.alloc;
   e.leaf_count = 0;
   for (const auto& blk : m.blocks)
     for (int n : blk.nodes)

@@ -1,7 +1,7 @@
 #include "simulate/whatif/place_plan.h"
 
-#include <functional>
-#include <map>
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "base/files.h"
@@ -30,31 +30,18 @@ struct Reach {
   std::vector<std::string> lacking;  // partition nodes under no switch, in partition order
 };
 Reach reach_of(const ParsedTopology& tree, const std::vector<std::string>& partition) {
-  std::map<std::string, size_t> index;
-  for (size_t i = 0; i < tree.switches.size(); ++i) index.emplace(tree.switches[i].name, i);
   const std::set<std::string> wanted(partition.begin(), partition.end());
-  std::vector<std::set<std::string>> under(tree.switches.size());
-  std::vector<int> state(tree.switches.size(), 0);  // 0 new, 1 on the stack, 2 done
-  std::function<void(size_t)> visit = [&](size_t i) {
-    if (state[i]) return;
-    state[i] = 1;
-    for (const auto& n : tree.switches[i].nodes)
-      if (wanted.count(n)) under[i].insert(n);
-    for (const auto& c : tree.switches[i].switches)
-      if (auto it = index.find(c); it != index.end() && state[it->second] != 1) {
-        visit(it->second);
-        under[i].insert(under[it->second].begin(), under[it->second].end());
-      }
-    state[i] = 2;
-  };
+  const std::vector<std::set<std::string>> below = nodes_below(tree);
   Reach out;
   std::set<std::string> children, covered;
   for (const auto& s : tree.switches) children.insert(s.switches.begin(), s.switches.end());
   for (size_t i = 0; i < tree.switches.size(); ++i) {
-    visit(i);
+    std::set<std::string> under;  // the partition's nodes below it
+    std::set_intersection(below[i].begin(), below[i].end(), wanted.begin(), wanted.end(),
+                          std::inserter(under, under.end()));
     if (!children.count(tree.switches[i].name)) ++out.roots;
-    if (under[i].size() > out.best) out.best = under[i].size(), out.best_switch = tree.switches[i].name;
-    covered.insert(under[i].begin(), under[i].end());
+    if (under.size() > out.best) out.best = under.size(), out.best_switch = tree.switches[i].name;
+    covered.insert(under.begin(), under.end());
   }
   for (const auto& n : partition)
     if (!covered.count(n)) out.lacking.push_back(n);
@@ -152,14 +139,16 @@ SelectJob job_for(const PlaceRequest& r) {
   job.spread_segments = r.spread_segments;
   // salloc of a release before these options stops at the option; so does place.
   const SlurmRelease have = r.release.release;
-  if (r.segment > 0 && have < SlurmRelease{24, 5})
-    throw InputError("--segment", 0, "needs Slurm 24.05 or later (added in 24.05); the job is for " + release_line(r.release));
-  if ((job.exclusive_topo || !r.busy_topo.empty()) && have < SlurmRelease{24, 5})
-    throw InputError(job.exclusive_topo ? "--exclusive" : "--busy-topo", 0,
-                     "Exclusive=TOPO needs Slurm 24.05 or later (added in 24.05); the job is for " + release_line(r.release));
-  if ((r.consolidate_segments || r.spread_segments) && have < SlurmRelease{25, 11})
-    throw InputError(r.consolidate_segments ? "--consolidate-segments" : "--spread-segments", 0,
-                     "needs Slurm 25.11 or later (added in 25.11); the job is for " + release_line(r.release));
+  auto require = [&](bool used, const char* option, const std::string& what, SlurmRelease added) {
+    if (used && have < added)
+      throw InputError(option, 0, what + "needs Slurm " + to_string(added) + " or later (added in " + to_string(added) +
+                                      "); the job is for " + release_line(r.release));
+  };
+  require(r.segment > 0, "--segment", "", SlurmRelease{24, 5});
+  require(job.exclusive_topo || !r.busy_topo.empty(), job.exclusive_topo ? "--exclusive" : "--busy-topo",
+          "Exclusive=TOPO ", SlurmRelease{24, 5});
+  require(r.consolidate_segments || r.spread_segments,
+          r.consolidate_segments ? "--consolidate-segments" : "--spread-segments", "", SlurmRelease{25, 11});
   // 26.05's salloc and sbatch stop before submitting (slurm_opt.c); before 26.05 slurmctld
   // takes the job and never places it (eval_nodes_block).
   if (r.segment > 0 && have >= SlurmRelease{26, 5} && r.count > r.segment && r.count % r.segment)

@@ -36,7 +36,7 @@ WhatifCase make_whatif_case(Cluster cluster, const WhatifSlurm& slurm, const Wha
   SelectSetup setup;
   setup.nodes = slurm.nodes;
   setup.params = slurm.params;
-  setup.version = slurm.version;
+  setup.version = selection_rules(slurm.release);
   SelectSetup flat = setup;
   if (spec.topology_file.empty()) {
     setup.tree = c.emitted;

@@ -21,8 +21,7 @@ namespace slurmtopo {
 struct WhatifSlurm {
   std::vector<SlurmNode> nodes;  // the partition
   TopologyParams params;
-  SlurmVersion version = SlurmVersion::V22_05;
-  SlurmRelease release;  // the exact release: the node table's order depends on it
+  SlurmRelease release;  // its node selection rules (selection_rules) and node table order
 };
 
 struct WhatifCase {

@@ -116,7 +116,6 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
                                  false))
     warnings.push_back(f->detail + "; they count as down here");
   slurm.params = parse_topology_params(a.topology_param);
-  slurm.version = selection_rules(a.release.release);
   slurm.release = a.release.release;
   const RoutingKind routing = parse_routing_kind(a.routing);
   const HardwareProfile profile = load_profile(a.profile);

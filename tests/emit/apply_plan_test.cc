@@ -422,7 +422,8 @@ TEST_CASE("apply: a reconfigure that keeps the old members under the same switch
 }
 
 TEST_CASE("apply: topology_mismatch names the first switch that differs, the admin's way") {
-  const std::string written = "SwitchName=l1 Nodes=n[1-2]\nSwitchName=l2 Nodes=n[3-4]\nSwitchName=top Switches=l[1-2]\n";
+  const std::string text = "SwitchName=l1 Nodes=n[1-2]\nSwitchName=l2 Nodes=n[3-4]\nSwitchName=top Switches=l[1-2]\n";
+  const ParsedTopology written = parse_topology_conf(text, "topology.conf");
   // As scontrol prints it: an upper switch lists every node below it.
   CHECK(topology_mismatch("SwitchName=l1 Level=0 LinkSpeed=1 Nodes=n[1-2]\n"
                           "SwitchName=l2 Level=0 LinkSpeed=1 Nodes=n[3-4]\n"
@@ -432,7 +433,7 @@ TEST_CASE("apply: topology_mismatch names the first switch that differs, the adm
         "l1: slurmctld shows nodes n[1-2,4], topology.conf gives n[1-2]");
   CHECK(topology_mismatch("SwitchName=l1 Nodes=n[1-2]\nSwitchName=l2 Nodes=n[3-4]\n", written) ==
         "top: in topology.conf, not shown by slurmctld");
-  CHECK(topology_mismatch(written + "SwitchName=old Nodes=n9\n", written) == "old: shown by slurmctld, no longer in topology.conf");
+  CHECK(topology_mismatch(text + "SwitchName=old Nodes=n9\n", written) == "old: shown by slurmctld, no longer in topology.conf");
   CHECK(topology_mismatch("SwitchName=l1 Nodes=n[1-2] Switches=(null)\nSwitchName=l2 Nodes=n[3-4]\n"
                           "SwitchName=top Nodes=n[1-4] Switches=l1\n", written) ==
         "top: slurmctld shows child switches l1, topology.conf gives l[1-2]");

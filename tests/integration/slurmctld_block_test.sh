@@ -86,6 +86,16 @@ case_no=0
 new_case() { case_no=$(( case_no + 1 )); dir=$WORK/$case_no; mkdir -p "$dir/out"; }
 # What slurmctld said when it would not start, on one line.
 start_errors() { grep -h -m3 -E 'fatal|error' "$(slurm_env_log)" "$dir/start.err" | tr '\n' ' '; }
+# ctld_up NAME NODES [TOPOLOGY_CONF] [TOPOLOGY_YAML]: start_ctld for the case in $dir; when
+# slurmctld does not start, fails NAME with what it said, stops what is left, returns 1.
+ctld_up() {
+  local name=$1
+  shift
+  start_ctld "$dir" "$@" && return 0
+  fail "$name" "slurmctld did not start: $(start_errors)"
+  slurm_env_stop
+  return 1
+}
 
 if ! at_least "$release" 23.11; then
   # --- 22.05: both forms refused before anything is written --------------------------------
@@ -119,10 +129,7 @@ else
       >"$dir/emit.out" 2>"$dir/emit.err"; then
       fail "block from $source" "emit failed: $(cat "$dir/emit.err")"; continue
     fi
-    if ! start_ctld "$dir" "$nodes" "$dir/out/topology.conf"; then
-      fail "block from $source" "slurmctld did not start: $(start_errors)"
-      slurm_env_stop; continue
-    fi
+    ctld_up "block from $source" "$nodes" "$dir/out/topology.conf" || continue
     scontrol show topology >"$dir/shown" 2>&1
     slurm_env_stop
     problems=$(log_problems "$dir/slurm/slurmctld.log")
@@ -150,9 +157,8 @@ else
     new_case
     if ! emit_block_sizes 18,72,36; then
       fail "--block-sizes 18,72,36" "emit refused what slurmctld accepts: $(cat "$dir/emit.err")"
-    elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
-      fail "--block-sizes 18,72,36" "slurmctld did not start: $(start_errors)"
-      slurm_env_stop
+    elif ! ctld_up "--block-sizes 18,72,36" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
+      : # ctld_up said why
     else
       scontrol show topology >"$dir/shown" 2>&1
       slurm_env_stop
@@ -168,9 +174,8 @@ else
       sed "s/^BlockSizes=.*/BlockSizes=18,$(( 18 << 15 ))/" "$good" >"$dir/by-hand.conf"
       if ! emit_block_sizes 18,$(( 18 << 15 )); then
         fail "--block-sizes 18,$(( 18 << 15 ))" "emit refused it: $(cat "$dir/emit.err")"
-      elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/by-hand.conf"; then
-        fail "--block-sizes 18,$(( 18 << 15 ))" "slurmctld did not start: $(start_errors)"
-        slurm_env_stop
+      elif ! ctld_up "--block-sizes 18,$(( 18 << 15 ))" "$WORK/nvl.nodes" "$dir/by-hand.conf"; then
+        : # ctld_up said why
       else
         slurm_env_stop
         pass "--block-sizes 18,$(( 18 << 15 )) (the last level) taken by both on $SLURM_ENV_VERSION"
@@ -203,9 +208,8 @@ else
     fail "two faulty nodes" "emit failed: $(cat "$dir/emit.err")"
   elif [[ $(grep -c ': anomaly: ' "$dir/emit.err") != 2 ]]; then
     fail "two faulty nodes" "expected two anomalies: $(cat "$dir/emit.err")"
-  elif ! start_ctld "$dir" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
-    fail "two faulty nodes" "slurmctld did not start: $(start_errors)"
-    slurm_env_stop
+  elif ! ctld_up "two faulty nodes" "$WORK/nvl.nodes" "$dir/out/topology.conf"; then
+    : # ctld_up said why
   else
     scontrol show topology >"$dir/shown" 2>&1
     slurm_env_stop
@@ -236,9 +240,8 @@ else
   elif ! "$SLURMTOPO" emit topology --fabric "$fabric" --nvlink-domains "$WORK/dgx-domains.txt" --format yaml --plugin block \
       --slurm-version "$release" -o "$dir/out/topology.yaml" >"$dir/emit.out" 2>"$dir/emit.err"; then
     fail "topology.yaml" "emit failed: $(cat "$dir/emit.err")"
-  elif ! start_ctld "$dir" "$WORK/dgx.nodes" "" "$dir/out/topology.yaml"; then
-    fail "topology.yaml" "slurmctld did not start: $(start_errors)"
-    slurm_env_stop
+  elif ! ctld_up "topology.yaml" "$WORK/dgx.nodes" "" "$dir/out/topology.yaml"; then
+    : # ctld_up said why
   else
     scontrol show topology >"$dir/shown" 2>&1
     scontrol show topoconf >"$dir/topoconf" 2>&1

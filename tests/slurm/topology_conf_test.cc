@@ -39,3 +39,16 @@ TEST_CASE("topology.conf: a continued line is one switch, reported at its first 
   CHECK(t.switches[0].nodes.size() == 4);
   CHECK(t.switches[1].line == 4);
 }
+
+TEST_CASE("topology.conf: nodes_below gives every node under each switch, as scontrol lists them") {
+  const ParsedTopology p = parse_topology_conf(
+      "SwitchName=l1 Nodes=n[1-2]\nSwitchName=l2 Nodes=n[3-4]\nSwitchName=top Switches=l[1-2],gone\n"
+      "SwitchName=a Switches=b\nSwitchName=b Switches=a Nodes=n9\n",
+      "t.conf");
+  const auto below = nodes_below(p);
+  REQUIRE(below.size() == 5);
+  CHECK(below[0] == std::set<std::string>{"n1", "n2"});
+  CHECK(below[2] == std::set<std::string>{"n1", "n2", "n3", "n4"});  // the unknown child adds nothing
+  CHECK(below[3] == std::set<std::string>{"n9"});                    // a cycle stops, once round
+  CHECK(below[4] == std::set<std::string>{"n9"});
+}

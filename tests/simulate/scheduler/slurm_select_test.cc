@@ -248,10 +248,16 @@ const char* kFourBlocks =
     "BlockName=b1 Nodes=n[1-4]\nBlockName=b2 Nodes=n[5-8]\nBlockName=b3 Nodes=n[9-12]\n"
     "BlockName=b4 Nodes=n[13-16]\nBlockSizes=4,8,16\n";
 
-TEST_CASE("select: block --segment places each segment as a job of its own on what is left") {
+// kFourBlocks under 26.05, the job in segments of `size` nodes.
+static Case segmented(int size) {
   Case c{kFourBlocks};
   c.version = SlurmVersion::V26_05;
-  c.job.segment = 2;
+  c.job.segment = size;
+  return c;
+}
+
+TEST_CASE("select: block --segment places each segment as a job of its own on what is left") {
+  Case c = segmented(2);
   // Free: b1 3, b2 2, b3 4, b4 4. Each segment takes the fitting base block with the fewest
   // free nodes: b2, then b1, then (b1 down to 1) the later of b3 and b4.
   CHECK(c.place(6, "n[1,6-7]") == "n[2-3,5,8,13-14]");
@@ -271,9 +277,7 @@ TEST_CASE("select: block --segment places each segment as a job of its own on wh
 }
 
 TEST_CASE("select: block --spread-segments keeps segments off each other's base blocks") {
-  Case c{kFourBlocks};
-  c.version = SlurmVersion::V26_05;
-  c.job.segment = 1;
+  Case c = segmented(1);
   // b1 has 2 free: the first segment takes n3 there (fewest free), the second n4 beside it...
   CHECK(c.place(2, "n[1-2]") == "n[3-4]");
   // ...unless segments spread: b1 is then spent, and the later of the equal blocks is b4.
@@ -282,9 +286,7 @@ TEST_CASE("select: block --spread-segments keeps segments off each other's base 
 }
 
 TEST_CASE("select: block --consolidate-segments keeps every segment in the block that holds the job") {
-  Case c{kFourBlocks};
-  c.version = SlurmVersion::V26_05;
-  c.job.segment = 3;
+  Case c = segmented(3);
   // Free: b1 3, b2 2, b3 4, b4 4. Unconsolidated: b1 (fewest that fit), then b4.
   CHECK(c.place(6, "n[1,6-7]") == "n[2-4,13-15]");
   // Consolidated: the 6 nodes need one 8-node block; b1+b2 has 5 free, so b3+b4 holds both.
