@@ -6,6 +6,7 @@
 
 #include "base/input_error.h"
 #include "base/shell_quote.h"
+#include "discover/node_probe_script.h"
 #include "slurm/hostlist.h"
 #include "slurm/node_names.h"
 
@@ -21,7 +22,12 @@ constexpr const char* kTaskScript =
     "lstopo-no-graphics --of xml --whole-io --disallowed --force \"$t\"; mv -f \"$t\" \"$1/$n.xml\"; "
     "if command -v nvidia-smi >/dev/null 2>&1; then f=\"$1/$n.fabric.csv.tmp.$$\"; "
     "if nvidia-smi --query-gpu=fabric.clusterUuid,fabric.cliqueId --format=csv,noheader >\"$f\"; "
-    "then mv -f \"$f\" \"$1/$n.fabric.csv\"; else rm -f \"$f\"; fi; fi";
+    "then mv -f \"$f\" \"$1/$n.fabric.csv\"; else rm -f \"$f\"; fi; fi; "
+    // The node probe ($2), which never fails; then, with --container-exec ($3, split into
+    // words on purpose: it is a command prefix), the same probe inside the job's container.
+    "p=\"$1/$n.probe.tmp.$$\"; /bin/sh -c \"$2\" probe host >\"$p\" 2>/dev/null || :; mv -f \"$p\" \"$1/$n.probe\"; "
+    "if [ -n \"$3\" ]; then c=\"$1/$n.container.probe.tmp.$$\"; "
+    "$3 /bin/sh -c \"$2\" probe container >\"$c\" 2>/dev/null || :; mv -f \"$c\" \"$1/$n.container.probe\"; fi";
 
 std::string joined(const std::vector<std::string>& argv) {
   std::string out;
@@ -52,7 +58,8 @@ CollectPlan plan_collect(const CollectRequest& r) {
   if (!r.partition.empty()) options.push_back("--partition=" + r.partition);
   if (!r.account.empty()) options.push_back("--account=" + r.account);
   if (!r.time_limit.empty()) options.push_back("--time=" + r.time_limit);
-  const std::vector<std::string> task = {"/bin/sh", "-c", kTaskScript, kJobName, plan.out_dir};
+  const std::vector<std::string> task = {"/bin/sh", "-c", kTaskScript, kJobName, plan.out_dir, node_probe_script(),
+                                         r.container_exec};
 
   plan.srun_argv = {"srun"};
   plan.srun_argv.insert(plan.srun_argv.end(), options.begin(), options.end());
@@ -66,6 +73,9 @@ CollectPlan plan_collect(const CollectRequest& r) {
   s += "#   slurmtopo discover classes --nodes-dir " + shell_quote(plan.out_dir) + " --nodes " + shell_quote(list) + "\n";
   s += "# Where nvidia-smi exists, each node also writes <node>.fabric.csv (its GPUs' NVLink ClusterUUID\n";
   s += "# and CliqueId) for: slurmtopo emit topology --plugin block --nvlink-domains " + shell_quote(plan.out_dir) + "\n";
+  s += "# Each node also writes <node>.probe (PCIe links, RDMA ports, GPUDirect, nvidia-smi -q)" +
+       std::string(r.container_exec.empty() ? "" : " and <node>.container.probe (the same, inside the job's container)") +
+       ",\n# which inspect and report read from --nodes-dir.\n";
   for (const auto& o : options) s += "#SBATCH " + o + "\n";
   s += "#SBATCH --output=" + std::string(kJobName) + "-%j.log\n";
   s += "mkdir -p " + shell_quote(plan.out_dir) + "\n";
@@ -78,6 +88,8 @@ CollectPlan plan_collect(const CollectRequest& r) {
   for (const auto& h : plan.hosts) {
     plan.expected_files.push_back(plan.out_dir + "/" + h + ".xml");
     plan.fabric_files.push_back(plan.out_dir + "/" + h + ".fabric.csv");
+    plan.probe_files.push_back(plan.out_dir + "/" + h + ".probe");
+    if (!r.container_exec.empty()) plan.container_probe_files.push_back(plan.out_dir + "/" + h + ".container.probe");
   }
   return plan;
 }

@@ -15,6 +15,9 @@ struct CollectRequest {
   std::string account;      // optional -A
   std::string time_limit = "00:10:00";
   std::vector<std::string> extra_srun_args;  // passed through, e.g. "--gres=gpu:8"
+  // A command prefix that runs a command inside the job's container, e.g.
+  // "apptainer exec --nv /images/train.sif": the node probe runs through it a second time.
+  std::string container_exec;
 };
 
 struct CollectPlan {
@@ -25,6 +28,8 @@ struct CollectPlan {
   std::string sbatch_script;            // an equivalent batch job
   std::vector<std::string> expected_files;  // out_dir/<host>.xml, in host order
   std::vector<std::string> fabric_files;    // out_dir/<host>.fabric.csv, where nvidia-smi exists
+  std::vector<std::string> probe_files;     // out_dir/<host>.probe
+  std::vector<std::string> container_probe_files;  // out_dir/<host>.container.probe (with container_exec)
 };
 
 // InputError("--nodes" / "--output", 0, ...) for an empty or malformed hostlist, an invalid node
@@ -42,6 +47,9 @@ struct CollectPlan {
 //     > OUT/<node>.fabric.csv.tmp.<pid> && mv -f ... OUT/<node>.fabric.csv
 // (each GPU's NVLink domain, for emit topology --nvlink-domains OUT); a node without
 // nvidia-smi, or whose nvidia-smi fails, writes none and emit reports its domain unknown.
+// Then, in the same task, the node probe (node_probe_script.h) writes OUT/<node>.probe the same
+// way (temp file + rename), and with container_exec OUT/<node>.container.probe from inside the
+// container: `CONTAINER_EXEC /bin/sh -c PROBE probe container`.
 // GPUs hidden by ConstrainDevices are still found by PCI class, but without NVML's model
 // names and NVLink matrix: request them with extra_srun_args (e.g. --gres=gpu:8) if needed.
 CollectPlan plan_collect(const CollectRequest& request);

@@ -45,6 +45,8 @@ CollectOutcome run_collect(const CollectPlan& plan) {
     if (!std::filesystem::exists(plan.expected_files[i])) out.missing.push_back(plan.hosts[i]);
   out.delivered = plan.hosts.size() - out.missing.size();
   for (const auto& f : plan.fabric_files) out.fabric_reports += std::filesystem::exists(f);
+  for (const auto& f : plan.probe_files) out.probes += std::filesystem::exists(f);
+  for (const auto& f : plan.container_probe_files) out.container_probes += std::filesystem::exists(f);
   return out;
 }
 
@@ -55,6 +57,10 @@ CollectReport collect_report(const CollectPlan& plan, const CollectOutcome& o) {
   if (o.fabric_reports)
     r.out += std::to_string(o.fabric_reports) + of + " NVLink fabric reports (nvidia-smi) in " + plan.out_dir +
              ", for emit topology --nvlink-domains\n";
+  r.out += std::to_string(o.probes) + of + " node probe records (<node>.probe)";
+  if (!plan.container_probe_files.empty())
+    r.out += ", " + std::to_string(o.container_probes) + of + " from inside the container (<node>.container.probe)";
+  r.out += "; inspect and report --nodes-dir read them\n";
   if (!o.missing.empty())
     r.err = "slurmtopo: no export from " + counted(o.missing.size(), "node", "nodes") + ": " + compress_hostlist(o.missing) +
             (o.srun_exit ? " (srun exited " + std::to_string(o.srun_exit) + ")" : "") + "\n";

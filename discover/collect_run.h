@@ -14,6 +14,7 @@ struct CollectOutcome {
   size_t delivered = 0;               // exports found in the output directory
   std::vector<std::string> missing;   // nodes without one
   size_t fabric_reports = 0;          // <node>.fabric.csv files (nodes with nvidia-smi)
+  size_t probes = 0, container_probes = 0;  // <node>.probe, <node>.container.probe files
 };
 
 // Creates the output directory, runs srun without a shell (the argv is exactly what --dry-run

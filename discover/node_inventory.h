@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "discover/node_probe.h"
 
 namespace slurmtopo {
 
@@ -53,6 +56,9 @@ struct NodeInventory {
   std::vector<std::vector<PathClass>> gpu_nic, gpu_gpu;
   bool pci_bridges_missing = false;  // old exports: PIX cannot be told from PHB
   std::vector<std::string> warnings;
+  // What collect's node probe recorded next to the export (<host>.probe), and inside the job's
+  // container (<host>.container.probe); judged by graph/node_health.h, not part of the signature.
+  std::optional<NodeProbe> probe, container_probe;
 
   // Equal for hosts Slurm can describe with one NodeName/gres.conf line.
   std::string hardware_signature() const;

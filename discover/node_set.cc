@@ -14,6 +14,7 @@
 #include <thread>
 #include <variant>
 
+#include "base/files.h"
 #include "base/input_error.h"
 #include "base/text.h"
 #include "discover/hwloc_node.h"
@@ -53,6 +54,18 @@ const char* foreign_xml(const fs::path& path) {
   return nullptr;
 }
 
+// <host>.probe and <host>.container.probe beside the export, where collect wrote them.
+void attach_probes(const std::string& dir, NodeInventory& n) {
+  auto read = [&](const std::string& name) -> std::optional<NodeProbe> {
+    const fs::path path = fs::path(dir) / name;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return std::nullopt;
+    return parse_node_probe(read_file(path.string()), path.string());
+  };
+  n.probe = read(n.hostname + ".probe");
+  n.container_probe = read(n.hostname + ".container.probe");
+}
+
 void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std::vector<std::string>& warnings) {
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
@@ -61,11 +74,15 @@ void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std
   for (const auto& entry : it)
     if (entry.is_regular_file()) files.push_back(entry.path());
   std::sort(files.begin(), files.end());
-  int ignored = 0, nvlink_files = 0;
+  int ignored = 0, nvlink_files = 0, probe_files = 0;
   for (const fs::path& p : files) {
     const std::string ext = p.extension().string();
     if (p.filename().string().ends_with(".fabric.csv")) {
       ++nvlink_files;  // collect's NVLink domain file of a node, read by --nvlink-domains
+      continue;
+    }
+    if (ext == ".probe") {
+      ++probe_files;  // collect's node probe record, attached to its host's export below
       continue;
     }
     if (ext != ".xml" && ext != ".json") {
@@ -85,7 +102,7 @@ void jobs_from_dir(const std::string& dir, std::map<std::string, Job>& jobs, std
   }
   if (ignored)
     warnings.push_back(dir + ": " + std::to_string(ignored) + " file(s) without .xml/.json ignored");
-  if (files.size() == static_cast<size_t>(ignored + nvlink_files))
+  if (files.size() == static_cast<size_t>(ignored + nvlink_files + probe_files))
     throw InputError(dir, 0,
                      std::string("no node files in the --nodes-dir directory") +
                          (nvlink_files ? " (only NVLink domain files, HOST.fabric.csv, which --nvlink-domains reads)" : "") +
@@ -257,6 +274,7 @@ NodeSet load_node_set(const NodeSources& sources) {
       own_warnings.push_back(j.path + ": describes host \"" + n.hostname + "\"; used for " + j.host +
                              " (the file name decides)");
     n.hostname = j.host;
+    if (!sources.nodes_dir.empty()) attach_probes(sources.nodes_dir, n);
     set.nodes.push_back(std::move(n));
   }
   set.classes = group_node_classes(set.nodes);

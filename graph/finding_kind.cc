@@ -26,6 +26,10 @@ constexpr FindingCheck kChecks[] = {
     {"fabric.hcas", "every HCA names its host", true},
     {"slurm.nodes", "every Slurm node is in the fabric, under a leaf Slurm can place it on"},
     {"nodes.layout", "every GPU has a near NIC, hosts of a class agree, GPU k of every host is on rail k's leaf", true},
+    {"nodes.health", "every GPU and NIC at full PCIe width and speed, every rail port ACTIVE at its class's rate, "
+                     "GPUDirect RDMA possible, no GPU memory fault, hosts of a class alike (where probed)"},
+    {"nodes.container", "the job's container reaches the RDMA devices through a verbs provider, its NCCL_IB_HCA "
+                        "names the rails, its CUDA runs on the driver (where probed in the container)"},
     {"performance.profile", "the hardware profile the predictions use matches the fabric's NICs"},
 };
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "base/text.h"
+#include "graph/node_health.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -354,6 +355,7 @@ NodeJoin join_nodes(const NodeSet& set, const Cluster* cluster) {
   }
   if (cluster) rail_leaf_findings(set, j, *cluster, findings);
   class_layout_findings(set, j, findings);
+  for (HostFinding& f : node_health_findings(set, j)) findings.push_back({f.kind, std::move(f.host), std::move(f.detail)});
   j.anomalies = merge(std::move(findings));
   if (cluster) foreign_nodes(set, j, *cluster, hca_of_guid);
   return j;

@@ -54,6 +54,9 @@ struct NodeAnomaly {
     NotInFabric,     // a GPU's NIC (or the whole host) is absent from the fabric
     NicIdentity,     // the fabric names that NIC GUID differently (other host or mlx5_N)
     NotThisCluster,  // no node described is a host of the fabric: inputs of two clusters
+    // From the node probes (graph/node_health.h says when each fires).
+    PcieDowntrained, PortDown, PortSlow, PortEthernet, NoGpuDirect, GpuMemory, ClassDrift, ProbeIncomplete,
+    NoRdmaDevice, NoVerbsProvider, NcclIbHca, CudaTooNew, NcclDrift,
     Count            // not a kind: the number of kinds
   };
   Kind kind;
@@ -75,6 +78,31 @@ inline constexpr FindingKind kNodeAnomalyKinds[] = {
      "the fabric names a NIC's GUID for another host or another mlx5 device", "hosts"},
     {"not-this-cluster", "inputs.match", Severity::Fail,
      "no node export describes a host of the fabric: node files of another cluster", "hosts"},
+    {"pcie-downtrained", "nodes.health", Severity::Fail,
+     "a GPU or NIC below its PCIe width or speed (a GPU parked at Gen1 while idle is not one)", "devices"},
+    {"nic-port-down", "nodes.health", Severity::Fail,
+     "a GPU's nearest NIC, or a port its class peers have ACTIVE, is not ACTIVE", "ports"},
+    {"nic-port-slow", "nodes.health", Severity::Fail,
+     "an ACTIVE InfiniBand port below the node's other rails or its class peers' rate", "ports"},
+    {"nic-port-ethernet", "nodes.health", Severity::Fail,
+     "a rail port in Ethernet mode where the node's other rails or its peers are InfiniBand", "ports"},
+    {"no-gpudirect", "nodes.health", Severity::Fail,
+     "GPUs and an ACTIVE RDMA port, but no peer-memory module and no DMA-BUF", "hosts"},
+    {"gpu-memory-errors", "nodes.health", Severity::Fail,
+     "a GPU with a failed or pending row remap, or a pending page retirement", "GPUs"},
+    {"class-drift", "nodes.health", Severity::Warn,
+     "a host on another NVIDIA driver, kernel or NIC firmware than most of its class", "hosts"},
+    {"probe-incomplete", "nodes.health", Severity::Warn, "a node probe record cut short (no end marker)", "records"},
+    {"no-rdma-device", "nodes.container", Severity::Fail,
+     "the job's container sees no /dev/infiniband/uverbs* on a node with RDMA ports", "hosts"},
+    {"no-verbs-provider", "nodes.container", Severity::Fail,
+     "the container sees the RDMA devices but the image has no libibverbs or no provider", "hosts"},
+    {"nccl-ib-hca", "nodes.container", Severity::Fail,
+     "the image's NCCL_IB_HCA names a device the node lacks, or leaves out a GPU's NIC", "hosts"},
+    {"cuda-too-new", "nodes.container", Severity::Fail,
+     "the image's CUDA needs a newer driver than the node's, and the image has no forward compatibility", "hosts"},
+    {"nccl-version-drift", "nodes.container", Severity::Warn,
+     "containers of one node class with different NCCL libraries", "hosts"},
 };
 static_assert(std::size(kNodeAnomalyKinds) == static_cast<size_t>(NodeAnomaly::Kind::Count));
 const FindingKind& finding_kind(NodeAnomaly::Kind kind);

@@ -179,6 +179,10 @@ CommissionReport plan_commission(const CommissionRequest& r) {
     for (const NodeAnomaly& a : join->anomalies)
       out.findings.push_back(make_finding("nodes", finding_kind(a.kind), a.subject, a.detail, a.count));
     out.applicable.insert("inputs.match");
+    for (const NodeInventory& n : nodes->nodes) {
+      if (n.probe) out.applicable.insert("nodes.health");
+      if (n.container_probe) out.applicable.insert("nodes.container");
+    }
     gres = plan_gres(*nodes, GresRequest{release, release_line(r.release), r.command, ""});
     out.classes = plan_class_nodes(*nodes, *join, gres);
     out.node_warnings = nodes->warnings;

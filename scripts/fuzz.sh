@@ -49,6 +49,7 @@ declare -A seeds=(
   [fabric_text_fuzzer]="tests/data/ibnetdiscover_forms/* tests/data/iblinkinfo/*.iblinkinfo samples/*.ibnetdiscover tests/bad/fabric/*"
   [nvlink_domains_fuzzer]="$shared/fabrics/public/azure_cyclecloud/nodes_clusterUUIDs.txt"
   [topology_yaml_fuzzer]="tests/bad/topology-yaml/*"
+  [node_probe_fuzzer]="$shared/nodes/measured/h200-vm/nvidia-smi-q.txt $shared/nodes/measured/h200-vm/sysfs-pci.txt"
   [block_topology_fuzzer]="$shared/fabrics/public/azure_cyclecloud/block_topology.txt"
 )
 

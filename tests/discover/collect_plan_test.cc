@@ -37,11 +37,15 @@ TEST_CASE("plan_collect: one srun step, one task per node, absolute output direc
   CHECK(p.srun_argv[4] == "--ntasks=3");
   CHECK(p.srun_argv[5] == "--ntasks-per-node=1");
   CHECK(p.srun_argv[6] == "--partition=gpu");
-  // The task: sh -c SCRIPT NAME OUTDIR.
+  // The task: sh -c SCRIPT NAME OUTDIR PROBE CONTAINER_EXEC.
   const size_t n = p.srun_argv.size();
-  CHECK(p.srun_argv[n - 5] == "/bin/sh");
-  CHECK(p.srun_argv[n - 1] == "/shared/topo");
-  const std::string& script = p.srun_argv[n - 3];
+  CHECK(p.srun_argv[n - 7] == "/bin/sh");
+  CHECK(p.srun_argv[n - 3] == "/shared/topo");
+  CHECK(p.srun_argv[n - 2].rfind("# shellcheck", 0) == 0);  // the node probe
+  CHECK(p.srun_argv[n - 1].empty());                         // no --container-exec
+  CHECK(p.probe_files == V{"/shared/topo/gpu001.probe", "/shared/topo/gpu002.probe", "/shared/topo/gpu003.probe"});
+  CHECK(p.container_probe_files.empty());
+  const std::string& script = p.srun_argv[n - 5];
   CHECK(script.find("lstopo-no-graphics --of xml --whole-io --disallowed --force") != std::string::npos);
   CHECK(script.find("${SLURMD_NODENAME:-$(hostname -s)}") != std::string::npos);
   CHECK(script.find("mv -f") != std::string::npos);
@@ -93,13 +97,14 @@ TEST_CASE("the collect task, run here as Slurm would run it on a node") {
   const CollectPlan p = plan_collect(r);
   // Everything after srun's own options: /bin/sh -c SCRIPT NAME DIR, with the variable srun sets.
   std::string cmd = "SLURMD_NODENAME=testnode1";
-  for (size_t i = p.srun_argv.size() - 5; i < p.srun_argv.size(); ++i) cmd += " " + shell_quote(p.srun_argv[i]);
+  for (size_t i = p.srun_argv.size() - 7; i < p.srun_argv.size(); ++i) cmd += " " + shell_quote(p.srun_argv[i]);
   REQUIRE(std::system(cmd.c_str()) == 0);
   REQUIRE(std::filesystem::exists(p.expected_files[0]));
   // No temp file left behind, and the result is what --nodes-dir reads.
   size_t files = 0;
   for (const auto& e : std::filesystem::directory_iterator(s.dir)) files += e.is_regular_file();
-  CHECK(files == 1);
+  CHECK(files == 2);  // the export and the node probe's record
+  REQUIRE(std::filesystem::exists(p.probe_files[0]));
   NodeSources src;
   src.nodes_dir = s.dir.string();
   src.expected_hosts = p.hosts;
@@ -107,6 +112,11 @@ TEST_CASE("the collect task, run here as Slurm would run it on a node") {
   REQUIRE(set.nodes.size() == 1);
   CHECK(set.nodes[0].hostname == "testnode1");
   CHECK(set.nodes[0].cores_per_socket >= 1);
+  // The probe's record came with it: this machine's, complete, named by Slurm's node name.
+  REQUIRE(set.nodes[0].probe);
+  CHECK(set.nodes[0].probe->complete);
+  CHECK(set.nodes[0].probe->host == "testnode1");
+  CHECK(set.nodes[0].probe->where == "host");
 }
 
 TEST_CASE("collect's task, run by /bin/sh: the hwloc export and, where nvidia-smi exists, the NVLink fabric report") {
@@ -129,7 +139,7 @@ TEST_CASE("collect's task, run by /bin/sh: the hwloc export and, where nvidia-sm
   const size_t n = p.srun_argv.size();
   auto task = [&] {
     std::string cmd = "PATH=" + shell_quote((dir / "bin").string()) + ":/usr/bin:/bin SLURMD_NODENAME=n7";
-    for (size_t i = n - 5; i < n; ++i) cmd += " " + shell_quote(p.srun_argv[i]);
+    for (size_t i = n - 7; i < n; ++i) cmd += " " + shell_quote(p.srun_argv[i]);
     return std::system(cmd.c_str());
   };
   REQUIRE(task() == 0);

@@ -20,11 +20,13 @@ TEST_CASE("collect report: every export arrived — 0, or 3 when srun failed") {
   CollectReport r = collect_report(plan, {.srun_exit = 0, .delivered = 2, .missing = {}, .fabric_reports = 2});
   CHECK(r.out ==
         "2 of 2 exports in /shared/nodes\n2 of 2 NVLink fabric reports (nvidia-smi) in /shared/nodes, for emit topology "
-        "--nvlink-domains\n");
+        "--nvlink-domains\n0 of 2 node probe records (<node>.probe); inspect and report --nodes-dir read them\n");
   CHECK(r.err.empty());
   CHECK(r.exit_code == 0);
-  r = collect_report(plan, {.srun_exit = 0, .delivered = 2, .missing = {}, .fabric_reports = 0});
-  CHECK(r.out == "2 of 2 exports in /shared/nodes\n");  // no nvidia-smi: no second line
+  r = collect_report(plan, {.srun_exit = 0, .delivered = 2, .missing = {}, .fabric_reports = 0, .probes = 2});
+  // no nvidia-smi: no NVLink line
+  CHECK(r.out == "2 of 2 exports in /shared/nodes\n2 of 2 node probe records (<node>.probe); inspect and report "
+                 "--nodes-dir read them\n");
   r = collect_report(plan, {.srun_exit = 143, .delivered = 2, .missing = {}, .fabric_reports = 0});
   CHECK(r.err == "slurmtopo: srun exited 143 (every export arrived)\n");
   CHECK(r.exit_code == 3);  // never srun's own code: 1 is slurmtopo's internal error

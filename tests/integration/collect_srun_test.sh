@@ -28,11 +28,24 @@ source "$here/slurm_env.sh"
 slurm_env_three_nodes collect_srun_test || fail "the 3-node Slurm did not start"
 
 out=$WORK/exports
-timeout 120 "$SLURMTOPO" collect --nodes 'node[1-3]' -o "$out" --time 00:02:00 >"$WORK/collect.out" 2>&1 ||
-  fail "collect failed: $(cat "$WORK/collect.out")"
+# --container-exec env: `env` stands in for a container runtime here (it runs the probe in the
+# step's own environment); what is tested is that the second probe runs and lands, not a container.
+timeout 120 "$SLURMTOPO" collect --nodes 'node[1-3]' -o "$out" --time 00:02:00 --container-exec env \
+  >"$WORK/collect.out" 2>&1 || fail "collect failed: $(cat "$WORK/collect.out")"
 for n in node1 node2 node3; do
   [[ -s $out/$n.xml ]] || fail "no export for $n: $(ls "$out" 2>&1) / $(cat "$WORK/collect.out")"
+  for rec in "$n.probe:host" "$n.container.probe:container"; do
+    f=$out/${rec%%:*}
+    [[ -s $f ]] || fail "no probe record ${rec%%:*}: $(ls "$out" 2>&1) / $(cat "$WORK/collect.out")"
+    [[ $(head -1 "$f") == "slurmtopo-probe 1" && $(tail -1 "$f") == "slurmtopo-probe-end" ]] ||
+      fail "${rec%%:*} is not a whole probe record: $(head -3 "$f") ... $(tail -2 "$f")"
+    grep -qx "host $n" "$f" || fail "${rec%%:*} does not name Slurm's node $n: $(grep '^host ' "$f")"
+    grep -qx "where ${rec#*:}" "$f" || fail "${rec%%:*} does not say it ran in the ${rec#*:}"
+  done
 done
+grep -q '3 of 3 node probe records (<node>.probe), 3 of 3 from inside the container' "$WORK/collect.out" ||
+  fail "collect did not count the probe records: $(cat "$WORK/collect.out")"
+echo "PASS: the same step wrote each node's probe record, on the host and through --container-exec"
 leftovers=$(find "$out" -name '*.tmp.*' | wc -l)
 (( leftovers == 0 )) || fail "$leftovers temporary files left in $out"
 echo "PASS: one srun step wrote node1.xml node2.xml node3.xml"
