@@ -64,13 +64,19 @@ std::string gpus_text(const std::vector<int>& gpus) {
   return out;
 }
 
-void pcie_findings(const NodeInventory& n, const NodeProbe& p, std::vector<HostFinding>& out) {
-  auto add = [&](const std::string& who, int gen, int width, int max_gen, int max_width, double gts, double max_gts,
+}  // namespace
+
+std::vector<DowntrainedLink> downtrained_links(const NodeInventory& n) {
+  std::vector<DowntrainedLink> out;
+  if (!n.probe) return out;
+  const NodeProbe& p = *n.probe;
+  auto add = [&](DowntrainedLink d, int gen, int width, int max_gen, int max_width, double gts, double max_gts,
                  const std::string& extra) {
-    const double fraction = pcie_bandwidth(gts, width) / pcie_bandwidth(max_gts, max_width);
-    out.push_back({Kind::PcieDowntrained, n.hostname,
-                   who + " at " + link_text(gen, width) + ", capable of " + link_text(max_gen, max_width) + ": " +
-                       share_text(fraction) + extra});
+    d.share = pcie_bandwidth(gts, width) / pcie_bandwidth(max_gts, max_width);
+    d.link = link_text(gen, width);
+    d.detail = d.who + " at " + d.link + ", capable of " + link_text(max_gen, max_width) + ": " + share_text(d.share) +
+               extra;
+    out.push_back(std::move(d));
   };
   constexpr double kGts[] = {0, 2.5, 5, 8, 16, 32, 64};
   auto gts_of = [&](int gen) { return gen >= 1 && gen <= 6 ? kGts[gen] : 0.0; };
@@ -92,8 +98,11 @@ void pcie_findings(const NodeInventory& n, const NodeProbe& p, std::vector<HostF
       extra += narrow ? " (reseat the card; check the riser and the slot's bifurcation setting)"
                       : " (reseat the card; check the riser and the BIOS PCIe speed setting)";
     const int shown = slow ? g.gen_current : g.gen_max;  // an idle Gen1 says nothing of the speed it trains at
-    add(gpu_name(n, g.bus_id, i), shown, g.width_current, g.gen_max, g.width_max, gts_of(shown), gts_of(g.gen_max),
-        extra);
+    DowntrainedLink d;
+    d.bdf = g.bus_id;
+    d.gpu = true;
+    d.who = gpu_name(n, g.bus_id, i);
+    add(std::move(d), shown, g.width_current, g.gen_max, g.width_max, gts_of(shown), gts_of(g.gen_max), extra);
   }
   std::set<std::string> nic_functions;
   for (const RdmaPort& port : p.ports) nic_functions.insert(port.pci);
@@ -109,18 +118,39 @@ void pcie_findings(const NodeInventory& n, const NodeProbe& p, std::vector<HostF
     // A NIC does not park its link: any speed below its maximum is how it trained.
     const bool slow = f.speed + 0.01 < f.max_speed && (nic || gen > 1);
     if (!narrow && !slow) continue;
-    std::string who = gpu ? gpu_name(n, f.bdf, gpu_order - 1) : "";
+    DowntrainedLink d;
+    d.bdf = f.bdf;
+    d.gpu = gpu && !nic;
+    if (d.gpu) d.who = gpu_name(n, f.bdf, gpu_order - 1);
     if (nic) {
-      std::vector<std::string> devices;
       for (const RdmaPort& port : p.ports)
-        if (port.pci == f.bdf && std::find(devices.begin(), devices.end(), port.device) == devices.end())
-          devices.push_back(port.device);
-      who = comma_list(devices) + " (" + f.bdf + ")";
+        if (port.pci == f.bdf && std::find(d.nics.begin(), d.nics.end(), port.device) == d.nics.end())
+          d.nics.push_back(port.device);
+      d.who = comma_list(d.nics) + " (" + f.bdf + ")";
     }
-    add(who, slow ? gen : max_gen, f.width, max_gen, f.max_width, slow ? f.speed : f.max_speed, f.max_speed,
+    add(std::move(d), slow ? gen : max_gen, f.width, max_gen, f.max_width, slow ? f.speed : f.max_speed, f.max_speed,
         nic ? "; every transfer through this NIC is capped by it (reseat the card; check the riser and the slot)"
             : "; GPUDirect traffic through it slows the same way (reseat the card; check the riser and the slot)");
   }
+  return out;
+}
+
+std::vector<PcieShare> gpu_pcie_shares(const NodeInventory& n, const HostJoin& h) {
+  std::vector<PcieShare> out(h.gpus.size());
+  for (const DowntrainedLink& d : downtrained_links(n))
+    for (size_t g = 0; g < h.gpus.size(); ++g) {
+      const GpuPath& path = h.gpus[g];
+      const bool own = d.gpu && path.gpu < static_cast<int>(n.gpus.size()) && n.gpus[path.gpu].pci_busid == d.bdf;
+      const bool via = !d.nics.empty() && std::find(d.nics.begin(), d.nics.end(), path.nic_name) != d.nics.end();
+      if ((own || via) && d.share < out[g].share) out[g] = {d.share, d.who + " at " + d.link};
+    }
+  return out;
+}
+
+namespace {
+
+void pcie_findings(const NodeInventory& n, std::vector<HostFinding>& out) {
+  for (DowntrainedLink& d : downtrained_links(n)) out.push_back({Kind::PcieDowntrained, n.hostname, std::move(d.detail)});
 }
 
 // The most common value among hosts, and how many hosts have it.
@@ -434,7 +464,7 @@ std::vector<HostFinding> node_health_findings(const NodeSet& set, const NodeJoin
         out.push_back({Kind::ProbeIncomplete, n.hostname,
                        p.source + " ends before the probe's end marker: the step was cut short; rerun collect "
                                   "there (this node's other findings may be missing)"});
-      pcie_findings(n, p, out);
+      pcie_findings(n, out);
       port_findings(n, p, rails, class_ports[class_of[n.hostname]], out);
       gpudirect_findings(n, p, out);
       memory_findings(n, p, out);

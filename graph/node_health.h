@@ -35,6 +35,26 @@ struct HostFinding {
   std::string detail;
 };
 
+// A GPU or NIC whose PCIe link trained below its maximum, from the node's probe.
+struct DowntrainedLink {
+  std::string bdf;
+  bool gpu = false;                // a GPU (else a NIC: `nics` names its mlx5 devices)
+  std::vector<std::string> nics;
+  std::string who;                 // "GPU 3 (0000:1b:00.0)", "mlx5_2 (0000:3a:00.0)"
+  std::string link;                // "x8 Gen5"
+  double share = 1;                // of the bandwidth at its maximum link
+  std::string detail;              // the pcie-downtrained finding's text
+};
+std::vector<DowntrainedLink> downtrained_links(const NodeInventory& node);
+
+// Per GPU of `h` (its order): the share of its PCIe figure that its way to the network keeps
+// when the GPU's own link or its NIC's trained low (1 and "" when neither), for the prediction.
+struct PcieShare {
+  double share = 1;
+  std::string why;  // "GPU 3 (0000:1b:00.0) at x8 Gen5"
+};
+std::vector<PcieShare> gpu_pcie_shares(const NodeInventory& node, const HostJoin& h);
+
 // `join.hosts` gives each GPU's nearest NIC (the rails). Nodes without a probe give nothing.
 std::vector<HostFinding> node_health_findings(const NodeSet& set, const NodeJoin& join);
 

@@ -19,8 +19,8 @@ NetworkStage::NetworkStage(const FabricModel& fabric, const Placement& placement
     : fabric_(fabric), rails_(rails) {
   // The PCIe path between GPU and NIC and the NIC itself carry the same flows: one
   // resource each way, as fast as the slower of the two, named after it.
-  pcie_slower_ = h.pcie_gbs() < h.nic_gbs;
-  host_capacity_ = std::min(h.pcie_gbs(), h.nic_gbs);
+  pcie_gbs_ = h.pcie_gbs();
+  nic_gbs_ = h.nic_gbs;
   add_job(placement);
   p_.name = [this](int r) -> std::string {
     if (cable_of_[r] >= 0) return fabric_.cable_name(cable_of_[r]);
@@ -30,7 +30,8 @@ NetworkStage::NetworkStage(const FabricModel& fabric, const Placement& placement
     const Hca& hca = fabric_.cluster().hcas[jobs_[job]->rails[node][rail]];
     const bool send = i % 2 == 0;
     return hca.host + " " + hca.rail +
-           (pcie_slower_ ? (send ? " PCIe GPU->NIC" : " PCIe NIC->GPU") : (send ? " NIC tx" : " NIC rx"));
+           (pcie_bound_[r - host_base_[job] + pcie_base_[job]] ? (send ? " PCIe GPU->NIC" : " PCIe NIC->GPU")
+                                                                 : (send ? " NIC tx" : " NIC rx"));
   };
 }
 
@@ -39,9 +40,15 @@ int NetworkStage::add_job(const Placement& placement) {
   const int job = static_cast<int>(jobs_.size());
   jobs_.push_back(&placement);
   host_base_.push_back(static_cast<int>(p_.capacity.size()));
+  pcie_base_.push_back(static_cast<int>(pcie_bound_.size()));
   const size_t nics = placement.hosts.size() * rails_;
   for (size_t i = 0; i < 2 * nics; ++i) {
-    p_.capacity.push_back(host_capacity_);  // even: send GPU → NIC → cable; odd: receive
+    // A rail whose GPU or NIC trained low on PCIe (node probes) keeps that share of it.
+    const size_t node = i / 2 / rails_, rail = i / 2 % rails_;
+    const double share = placement.limits.empty() ? 1.0 : placement.limits[node][rail].share;
+    const double pcie = pcie_gbs_ * share;
+    p_.capacity.push_back(std::min(pcie, nic_gbs_));  // even: send GPU → NIC → cable; odd: receive
+    pcie_bound_.push_back(pcie < nic_gbs_);
     cable_of_.push_back(-1);
     job_of_.push_back(job);
   }

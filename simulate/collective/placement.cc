@@ -30,9 +30,14 @@ Placement resolve_placement(const Cluster& cluster, const std::vector<std::strin
     std::vector<int> hcas;
     std::vector<int> first_gpu;
     const std::vector<int>* layout = nullptr;
+    const std::vector<PathLimit>* limit = nullptr;
     if (gpu_nics)
       for (size_t i = 0; i < gpu_nics->hosts.size(); ++i)
-        if (gpu_nics->hosts[i] == name) layout = &gpu_nics->gpu_hca[i];
+        if (gpu_nics->hosts[i] == name) {
+          layout = &gpu_nics->gpu_hca[i];
+          if (i < gpu_nics->gpu_limit.size() && gpu_nics->gpu_limit[i].size() == layout->size())
+            limit = &gpu_nics->gpu_limit[i];
+        }
     if (layout) {
       for (int g = 0; g < static_cast<int>(layout->size()); ++g) {
         const int hca = (*layout)[g];
@@ -56,6 +61,26 @@ Placement resolve_placement(const Cluster& cluster, const std::vector<std::strin
     } else if (hosts.size() > 1) {
       throw InputError("--nodes", 0, "expected every host to have an HCA in the fabric; `" + name + "` has none");
     }
+    // A rail keeps the least PCIe share of the GPUs that send through its HCA.
+    std::vector<PathLimit> kept(rails);
+    bool any = false;
+    if (limit)
+      for (int k = 0; k < rails; ++k)
+        for (size_t g = 0; g < layout->size(); ++g)
+          if ((*layout)[g] == used[k] && used[k] >= 0 && (*limit)[g].share < kept[k].share) {
+            kept[k] = (*limit)[g];
+            any = true;
+          }
+    if (any) {
+      if (p.limits.empty()) p.limits.assign(p.hosts.size() - 1, std::vector<PathLimit>(rails));
+      for (int k = 0; k < rails; ++k)
+        if (kept[k].share < 1 && (k == 0 || kept[k].why != kept[k - 1].why))
+          p.warnings.push_back(name + ": " + kept[k].why + ": its traffic to other nodes through " +
+                               cluster.hcas[used[k]].rail + " is predicted at " +
+                               std::to_string(static_cast<int>(kept[k].share * 100 + 0.5)) +
+                               " % of the PCIe figure (node probe)");
+    }
+    if (any || !p.limits.empty()) p.limits.push_back(std::move(kept));
     p.rails.push_back(std::move(used));
   }
   for (const auto& [count, names] : short_of_rails)
