@@ -35,6 +35,9 @@ void add_collect_command(CLI::App& app) {
   cmd->add_option("--container-exec", o->request.container_exec,
                   "run the node probe a second time through this command prefix, inside the job's container, "
                   "e.g. 'apptainer exec --nv /images/train.sif' (writes <node>.container.probe)");
+  cmd->add_option("--container-image", o->request.container_image,
+                  "run the node probe a second time, in a step of its own inside this image (Pyxis), e.g. "
+                  "nvcr.io#nvidia/pytorch:24.05-py3 (writes <node>.container.probe)");
   cmd->add_option("--srun-arg", o->request.extra_srun_args, "extra srun argument, e.g. --srun-arg=--gres=gpu:8 (repeatable)");
   add_dry_run_option(*cmd, o->dry_run, "print the srun command and an equivalent sbatch script; run nothing");
   cmd->callback([o] {

@@ -46,6 +46,9 @@ CollectPlan plan_collect(const CollectRequest& r) {
   if (plan.hosts.empty()) throw InputError("--nodes", 0, "the hostlist '" + r.nodes + "' names no node");
   for (const auto& h : plan.hosts)
     if (!valid_slurm_node_name(h)) throw InputError("--nodes", 0, "\"" + h + "\" is not a Slurm node name");
+  if (!r.container_image.empty() && !r.container_exec.empty())
+    throw InputError("--container-image", 0, "expected one way into the job's container: --container-image (Pyxis) "
+                                             "or --container-exec, not both");
   if (r.out_dir.empty()) throw InputError("--output", 0, "expected the directory the nodes write their XML into");
   // Absolute: the tasks start in the step's working directory on each node, not ours.
   plan.out_dir = std::filesystem::absolute(r.out_dir).lexically_normal().string();
@@ -66,6 +69,20 @@ CollectPlan plan_collect(const CollectRequest& r) {
   plan.srun_argv.insert(plan.srun_argv.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
   plan.srun_argv.insert(plan.srun_argv.end(), task.begin(), task.end());
   plan.srun_command = joined(plan.srun_argv);
+  // Pyxis puts the whole step in the container, so the container's probe is a step of its own;
+  // srun writes each node's stdout to OUT/<node>.container.probe (%N), since the container
+  // need not see OUT. No rename here: the probe's end marker tells a cut record.
+  std::vector<std::string> container_step;
+  if (!r.container_image.empty()) {
+    container_step = {"--container-image=" + r.container_image,
+                      "--output=" + plan.out_dir + "/%N.container.probe"};
+    container_step.insert(container_step.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
+    container_step.insert(container_step.end(), {"/bin/sh", "-c", node_probe_script(), "probe", "container"});
+    plan.container_argv = {"srun"};
+    plan.container_argv.insert(plan.container_argv.end(), options.begin(), options.end());
+    plan.container_argv.insert(plan.container_argv.end(), container_step.begin(), container_step.end());
+    plan.container_command = joined(plan.container_argv);
+  }
 
   std::string s = "#!/bin/sh\n";
   s += "# slurmtopo collect: each node writes its hwloc export to " + plan.out_dir + "/<node>.xml\n";
@@ -74,7 +91,9 @@ CollectPlan plan_collect(const CollectRequest& r) {
   s += "# Where nvidia-smi exists, each node also writes <node>.fabric.csv (its GPUs' NVLink ClusterUUID\n";
   s += "# and CliqueId) for: slurmtopo emit topology --plugin block --nvlink-domains " + shell_quote(plan.out_dir) + "\n";
   s += "# Each node also writes <node>.probe (PCIe links, RDMA ports, GPUDirect, nvidia-smi -q)" +
-       std::string(r.container_exec.empty() ? "" : " and <node>.container.probe (the same, inside the job's container)") +
+       std::string(r.container_exec.empty() && r.container_image.empty()
+                       ? ""
+                       : " and <node>.container.probe (the same, inside the job's container)") +
        ",\n# which inspect and report read from --nodes-dir.\n";
   for (const auto& o : options) s += "#SBATCH " + o + "\n";
   s += "#SBATCH --output=" + std::string(kJobName) + "-%j.log\n";
@@ -83,13 +102,19 @@ CollectPlan plan_collect(const CollectRequest& r) {
   step.insert(step.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
   step.insert(step.end(), task.begin(), task.end());
   s += joined(step) + "\n";
+  if (!container_step.empty()) {
+    std::vector<std::string> second = {"srun", "--ntasks-per-node=1"};
+    second.insert(second.end(), container_step.begin(), container_step.end());
+    s += joined(second) + "\n";
+  }
   plan.sbatch_script = s;
 
   for (const auto& h : plan.hosts) {
     plan.expected_files.push_back(plan.out_dir + "/" + h + ".xml");
     plan.fabric_files.push_back(plan.out_dir + "/" + h + ".fabric.csv");
     plan.probe_files.push_back(plan.out_dir + "/" + h + ".probe");
-    if (!r.container_exec.empty()) plan.container_probe_files.push_back(plan.out_dir + "/" + h + ".container.probe");
+    if (!r.container_exec.empty() || !r.container_image.empty())
+      plan.container_probe_files.push_back(plan.out_dir + "/" + h + ".container.probe");
   }
   return plan;
 }

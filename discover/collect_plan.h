@@ -18,6 +18,8 @@ struct CollectRequest {
   // A command prefix that runs a command inside the job's container, e.g.
   // "apptainer exec --nv /images/train.sif": the node probe runs through it a second time.
   std::string container_exec;
+  // Pyxis's --container-image: the probe runs in a second srun step inside that image.
+  std::string container_image;
 };
 
 struct CollectPlan {
@@ -25,6 +27,8 @@ struct CollectPlan {
   std::string out_dir;                  // absolute
   std::vector<std::string> srun_argv;   // exec'd without a shell
   std::string srun_command;             // the same, shell-quoted, for printing
+  std::vector<std::string> container_argv;  // with container_image: the second step (Pyxis)
+  std::string container_command;            // the same, shell-quoted
   std::string sbatch_script;            // an equivalent batch job
   std::vector<std::string> expected_files;  // out_dir/<host>.xml, in host order
   std::vector<std::string> fabric_files;    // out_dir/<host>.fabric.csv, where nvidia-smi exists
@@ -49,7 +53,9 @@ struct CollectPlan {
 // nvidia-smi, or whose nvidia-smi fails, writes none and emit reports its domain unknown.
 // Then, in the same task, the node probe (node_probe_script.h) writes OUT/<node>.probe the same
 // way (temp file + rename), and with container_exec OUT/<node>.container.probe from inside the
-// container: `CONTAINER_EXEC /bin/sh -c PROBE probe container`.
+// container: `CONTAINER_EXEC /bin/sh -c PROBE probe container`. With container_image (Pyxis)
+// a second step runs `srun --container-image=IMAGE --output=OUT/%N.container.probe ... /bin/sh
+// -c PROBE probe container`. InputError("--container-image") when both are given.
 // GPUs hidden by ConstrainDevices are still found by PCI class, but without NVML's model
 // names and NVLink matrix: request them with extra_srun_args (e.g. --gres=gpu:8) if needed.
 CollectPlan plan_collect(const CollectRequest& request);

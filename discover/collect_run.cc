@@ -41,6 +41,7 @@ CollectOutcome run_collect(const CollectPlan& plan) {
   if (ec) throw InputError(plan.out_dir, 0, "cannot create the output directory: " + ec.message());
   CollectOutcome out;
   out.srun_exit = run(plan.srun_argv);
+  if (!plan.container_argv.empty()) out.container_exit = run(plan.container_argv);
   for (size_t i = 0; i < plan.hosts.size(); ++i)
     if (!std::filesystem::exists(plan.expected_files[i])) out.missing.push_back(plan.hosts[i]);
   out.delivered = plan.hosts.size() - out.missing.size();
@@ -66,12 +67,19 @@ CollectReport collect_report(const CollectPlan& plan, const CollectOutcome& o) {
             (o.srun_exit ? " (srun exited " + std::to_string(o.srun_exit) + ")" : "") + "\n";
   else if (o.srun_exit)
     r.err = "slurmtopo: srun exited " + std::to_string(o.srun_exit) + " (every export arrived)\n";
-  r.exit_code = !o.missing.empty() || o.srun_exit ? exit_code::kAttention : exit_code::kOk;
+  if (o.container_exit)
+    r.err += "slurmtopo: the container step (--container-image) exited " + std::to_string(o.container_exit) + ": " +
+             std::to_string(o.container_probes) + " of " + std::to_string(plan.hosts.size()) +
+             " container probe records arrived\n";
+  r.exit_code = !o.missing.empty() || o.srun_exit || o.container_exit ? exit_code::kAttention : exit_code::kOk;
   return r;
 }
 
 std::string collect_dry_run_text(const CollectPlan& plan) {
-  return "# srun command:\n" + plan.srun_command + "\n\n# or as a batch job (sbatch):\n" + plan.sbatch_script;
+  std::string out = "# srun command:\n" + plan.srun_command + "\n";
+  if (!plan.container_command.empty())
+    out += "\n# then, the node probe inside the container (Pyxis):\n" + plan.container_command + "\n";
+  return out + "\n# or as a batch job (sbatch):\n" + plan.sbatch_script;
 }
 
 }  // namespace slurmtopo

@@ -11,6 +11,7 @@ namespace slurmtopo {
 
 struct CollectOutcome {
   int srun_exit = 0;                  // srun's exit code (128 + signal when killed)
+  int container_exit = 0;             // the container step's (Pyxis), when there is one
   size_t delivered = 0;               // exports found in the output directory
   std::vector<std::string> missing;   // nodes without one
   size_t fabric_reports = 0;          // <node>.fabric.csv files (nodes with nvidia-smi)

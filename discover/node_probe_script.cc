@@ -7,6 +7,7 @@ namespace slurmtopo {
 // the `read` builtin, not $(cat), so a node with hundreds of PCI functions costs no forks.
 const char* node_probe_script() {
   return R"probe(# shellcheck disable=SC2154 # rdv assigns through eval
+exec 2>/dev/null  # stdout is the record (srun --output may write it straight to the file)
 where=${1:-host}
 missing=
 miss() { missing="$missing$1

@@ -11,6 +11,9 @@
 
 #include "base/files.h"
 #include "base/shell_quote.h"
+#include "discover/collect_run.h"
+#include "discover/node_probe.h"
+#include "discover/node_probe_script.h"
 #include "discover/node_set.h"
 #include "discover/nvlink_domains.h"
 #include "tests/discover/hwloc_test_support.h"
@@ -156,4 +159,56 @@ TEST_CASE("collect's task, run by /bin/sh: the hwloc export and, where nvidia-sm
   for (const auto& e : std::filesystem::directory_iterator(dir / "out")) left += e.path().string().find(".tmp.") != std::string::npos;
   CHECK(left == 0);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("plan_collect: --container-image runs the node probe in a second step, inside the image (Pyxis)") {
+  CollectRequest r;
+  r.nodes = "gpu[001-002]";
+  r.out_dir = "/shared/topo";
+  r.extra_srun_args = {"--gres=gpu:8"};
+  r.container_image = "nvcr.io#nvidia/pytorch:24.05-py3";
+  const CollectPlan p = plan_collect(r);
+  REQUIRE(p.container_argv.size() > 8);
+  const size_t n = p.container_argv.size();
+  CHECK(p.container_argv[0] == "srun");
+  CHECK(p.container_argv[2] == "--nodelist=gpu[001-002]");
+  // Each node's stdout is its record, written by srun outside the container (%N: the node).
+  CHECK(std::find(p.container_argv.begin(), p.container_argv.end(),
+                  "--container-image=nvcr.io#nvidia/pytorch:24.05-py3") != p.container_argv.end());
+  CHECK(std::find(p.container_argv.begin(), p.container_argv.end(), "--output=/shared/topo/%N.container.probe") !=
+        p.container_argv.end());
+  CHECK(std::find(p.container_argv.begin(), p.container_argv.end(), "--gres=gpu:8") != p.container_argv.end());
+  CHECK(p.container_argv[n - 5] == "/bin/sh");
+  CHECK(p.container_argv[n - 3] == node_probe_script());
+  CHECK(p.container_argv[n - 1] == "container");
+  CHECK(p.container_probe_files ==
+        V{"/shared/topo/gpu001.container.probe", "/shared/topo/gpu002.container.probe"});
+  // The batch script has both steps; --dry-run prints both.
+  CHECK(p.sbatch_script.find("\nsrun --ntasks-per-node=1 '--container-image=nvcr.io#nvidia/pytorch:24.05-py3' "
+                             "--output=/shared/topo/%N.container.probe --gres=gpu:8 /bin/sh -c ") != std::string::npos);
+  CHECK(collect_dry_run_text(p).find("# then, the node probe inside the container (Pyxis):\n" + p.container_command) !=
+        std::string::npos);
+  // One way into the container at a time.
+  r.container_exec = "apptainer exec --nv train.sif";
+  CHECK_THROWS_WITH_AS(plan_collect(r), doctest::Contains("not both"), InputError);
+}
+
+TEST_CASE("the node probe through srun --output: a failing nvidia-smi is recorded and the record still reads") {
+  // What the container step's %N file receives: the probe run as that step runs it, stdout
+  // and stderr to one file (srun's default), with an nvidia-smi that fails as on a node whose
+  // driver is gone: its message stays in its section, its exit code is listed as missing.
+  ScratchDir s;
+  std::filesystem::create_directories(s.dir / "bin");
+  std::ofstream(s.dir / "bin" / "nvidia-smi") << "#!/bin/sh\necho 'NVIDIA-SMI has failed' >&2\nexit 9\n";
+  std::filesystem::permissions(s.dir / "bin" / "nvidia-smi", std::filesystem::perms::owner_all);
+  const std::string out = (s.dir / "n1.container.probe").string();
+  const std::string cmd = "PATH=" + shell_quote((s.dir / "bin").string()) + ":/usr/bin:/bin SLURMD_NODENAME=n1 /bin/sh -c " +
+                          shell_quote(node_probe_script()) + " probe container >" + shell_quote(out) + " 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const NodeProbe p = parse_node_probe(read_file(out), out);
+  CHECK(p.complete);
+  CHECK(p.where == "container");
+  CHECK(p.nvidia_smi.driver.empty());
+  CHECK(read_file(out).find("[nvidia-smi]\nNVIDIA-SMI has failed\n[missing]") != std::string::npos);
+  CHECK(std::find(p.missing.begin(), p.missing.end(), "nvidia-smi exit 9") != p.missing.end());
 }
