@@ -1,13 +1,29 @@
 // The nodes section: per node class the GPU↔NIC matrix as `nvidia-smi topo -m` prints it,
 // each GPU's nearest RDMA NIC with its link layer, rail and leaf, cores per GPU, NCCL_IB_HCA,
 // the NodeName line; then the node findings (hosts that differ from their class).
+#include <exception>
 #include <ostream>
+#include <set>
+
+#include "slurm/hostlist.h"
 
 #include "report/commission_parts.h"
 
 namespace slurmtopo {
 
 namespace {
+
+bool health(const Finding& f) { return f.check == "nodes.health" || f.check == "nodes.container"; }
+
+// The first host a finding's subject names ("gpu[003-004]" → gpu003).
+std::string first_host(const std::string& subject) {
+  try {
+    const std::vector<std::string> hosts = expand_hostlist(subject);
+    return hosts.empty() ? subject : hosts.front();
+  } catch (const std::exception&) {
+    return subject;
+  }
+}
 
 std::string cell_class(const std::string& v) {
   if (v == "X") return "X";
@@ -20,6 +36,7 @@ std::string cell_class(const std::string& v) {
 void html_nodes(const CommissionReport& r, std::ostream& out) {
   if (r.classes.empty()) return;
   out << "<section id=\"nodes\"><h2>Nodes</h2>\n";
+  std::set<size_t> in_class;  // health findings shown under their class
   for (const ClassNodes& c : r.classes) {
     out << "<h3>" << html_escape(c.hostlist) << "</h3>\n<p>" << html_escape(c.summary) << " (as " << html_escape(c.host)
         << " describes it)</p>\n";
@@ -51,10 +68,25 @@ void html_nodes(const CommissionReport& r, std::ostream& out) {
     }
     if (!c.nccl_ib_hca.empty()) out << "<p>NCCL_IB_HCA (GPU order): <code>" << html_escape(c.nccl_ib_hca) << "</code></p>\n";
     if (!c.node_line.empty()) out << "<pre>" << html_escape(c.node_line) << "</pre>\n";
+    // What the node probes found on this class's hosts: what a job there will suffer.
+    std::set<std::string> members;
+    for (std::string& h : expand_hostlist(c.hostlist)) members.insert(std::move(h));
+    std::vector<std::vector<std::string>> health_rows;
+    std::vector<std::string> health_cls;
+    for (size_t i = 0; i < r.findings.size(); ++i) {
+      const Finding& f = r.findings[i];
+      if (f.source != "nodes" || !health(f) || !members.count(first_host(f.subject))) continue;
+      health_rows.push_back({"#" + std::to_string(i), f.kind, f.subject, f.detail});
+      health_cls.push_back(f.severity == Severity::Fail ? "fail" : f.severity == Severity::Warn ? "warn" : "");
+      in_class.insert(i);
+    }
+    if (!health_rows.empty())
+      html_table(out, "Node health (node probes): what a job on these hosts will suffer", {"#", "kind", "hosts", "detail"},
+                 health_rows, health_cls);
   }
   std::vector<std::vector<std::string>> rows;
   for (size_t i = 0; i < r.findings.size(); ++i)
-    if (r.findings[i].source == "nodes")
+    if (r.findings[i].source == "nodes" && !in_class.count(i))
       rows.push_back({"#" + std::to_string(i), r.findings[i].kind, r.findings[i].subject, r.findings[i].detail});
   if (rows.empty()) out << "<p class=\"none\">Every host matches its class.</p>\n";
   else html_table(out, "Hosts that differ from their class, and GPUs without a good way out", {"#", "kind", "hosts", "detail"}, rows);
