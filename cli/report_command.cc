@@ -1,4 +1,5 @@
 // `slurmtopo report`: options → plan_commission (report/commission.h) → write_commission.
+#include <ctime>
 #include <iostream>
 #include <memory>
 
@@ -73,12 +74,17 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("--json", opt->outputs.json,
                   "machine-readable output (JSON): also write the report to this file (docs/report-json.md)");
   cmd->add_option("--md", opt->outputs.markdown, "also write a Markdown summary");
+  cmd->add_option("--textfile", opt->outputs.textfile,
+                  "DIR of node_exporter's textfile collector: write DIR/slurmtopo_report.prom there (each check's "
+                  "verdict, the findings per kind, the node findings per host)")
+      ->check(CLI::ExistingDirectory);
   cmd->callback([opt] {
     opt->request.nodes = opt->nodes.sources;
     opt->request.node_hosts = opt->nodes.nodes;
     opt->request.command = command_line(opt->request, opt->nodes, opt->slurm_version);
     opt->request.release = resolve_release(opt->slurm_version);
     const CommissionReport report = plan_commission(opt->request);
+    opt->outputs.now = static_cast<int64_t>(::time(nullptr));
     if (const int code = write_commission(report, opt->outputs, std::cerr)) throw Exit{code};
   });
 }

@@ -277,6 +277,8 @@ std::string commission_html(const CommissionReport& report);
 
 struct CommissionOutputs {
   std::string html, json, markdown;  // paths; "" = not written ("-" = stdout)
+  std::string textfile;              // DIR: DIR/slurmtopo_report.prom (report_textfile.h)
+  int64_t now = 0;                   // its timestamp (Unix time)
 };
 // InputError when none is asked for. Writes each requested rendering atomically (temp + rename, the previous file kept as .bak)
 // and prints the verdict lines to `out`. Returns the exit code.
