@@ -138,7 +138,10 @@ PciFunction parse_pci_function(std::string_view line, const std::string& source,
     width = whole_or(s.substr(slash + 1), 0);
   };
   link(line.substr(link_at + 6, max_at - link_at - 6), f.speed, f.width);
-  link(line.substr(max_at + 5), f.max_speed, f.max_width);
+  const size_t up_at = line.find(" up=", max_at);  // not in records before the field existed
+  link(line.substr(max_at + 5, up_at == std::string_view::npos ? std::string_view::npos : up_at - max_at - 5),
+       f.max_speed, f.max_width);
+  if (up_at != std::string_view::npos) link(line.substr(up_at + 4), f.up_max_speed, f.up_max_width);
   return f;
 }
 

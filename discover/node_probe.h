@@ -4,6 +4,7 @@
 // node_health.h judges them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +22,12 @@ struct PciFunction {
   int numa = -1;
   double speed = 0, max_speed = 0;  // GT/s
   int width = 0, max_width = 0;     // lanes
+  // The maximum of the port above it (the slot's), 0 where the record has none: the link can
+  // train no higher than the lesser of the two.
+  double up_max_speed = 0;
+  int up_max_width = 0;
+  double link_max_speed() const { return up_max_speed > 0 ? std::min(max_speed, up_max_speed) : max_speed; }
+  int link_max_width() const { return up_max_width > 0 ? std::min(max_width, up_max_width) : max_width; }
 };
 // 2.5 → 1, 5 → 2, 8 → 3, 16 → 4, 32 → 5, 64 → 6; 0 for anything else.
 int pcie_generation(double gts);

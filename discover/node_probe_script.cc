@@ -27,7 +27,11 @@ if [ -d /sys/bus/pci/devices ]; then
     rdv ve "$d/vendor"; rdv de "$d/device"; rdv nu "$d/numa_node"
     rdv cs "$d/current_link_speed"; rdv cw "$d/current_link_width"
     rdv ms "$d/max_link_speed"; rdv mw "$d/max_link_width"
-    echo "${d##*/} class=$cl vendor=$ve device=$de numa=$nu link=$cs/$cw max=$ms/$mw"
+    # The port above it (a PCIe switch's or the root port): a Gen5 card in a Gen4 slot trains
+    # at Gen4 by design, not by fault.
+    up=$(cd -P "$d/.." 2>/dev/null && pwd -P); us=; uw=
+    if [ -r "$up/max_link_speed" ]; then rdv us "$up/max_link_speed"; rdv uw "$up/max_link_width"; fi
+    echo "${d##*/} class=$cl vendor=$ve device=$de numa=$nu link=$cs/$cw max=$ms/$mw up=$us/$uw"
   done
 else miss /sys/bus/pci; fi
 echo "[ib]"

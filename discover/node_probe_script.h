@@ -12,8 +12,9 @@ namespace slurmtopo {
 //   where host|container
 //   host NAME                         $SLURMD_NODENAME, else `hostname -s`
 //   kernel RELEASE
-//   [pci]      one line per PCI function: BDF class= vendor= device= numa= link=SPEED/WIDTH max=SPEED/WIDTH
-//              (sysfs current_link_* and max_link_*; "/" where the function has no PCIe link)
+//   [pci]      one line per GPU, NIC or accelerator function: BDF class= vendor= device= numa=
+//              link=SPEED/WIDTH max=SPEED/WIDTH up=SPEED/WIDTH (sysfs current_link_* and
+//              max_link_*, and the upstream port's max_link_*; "/" where there is no PCIe link)
 //   [ib]       one line per RDMA port, TAB-separated: DEVICE port= state= phys_state= rate= link_layer= pci= fw=
 //   [gdr]      each GPUDirect RDMA marker present: peermem module and memory-peer files, the
 //              NVIDIA kernel module's banner (open or proprietary: DMA-BUF needs the open one)

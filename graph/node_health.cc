@@ -111,12 +111,15 @@ std::vector<DowntrainedLink> downtrained_links(const NodeInventory& n) {
     const bool gpu = (f.class_code >> 16) == 0x03 && f.vendor == 0x10de;
     const bool nic = nic_functions.count(f.bdf) > 0;
     if (gpu) ++gpu_order;
-    if ((!gpu && !nic) || f.width <= 0 || f.max_width <= 0 || f.speed <= 0 || f.max_speed <= 0) continue;
+    // The link's maximum is the lesser of the card's and the slot's (its upstream port's).
+    const double max_speed = f.link_max_speed();
+    const int max_width = f.link_max_width();
+    if ((!gpu && !nic) || f.width <= 0 || max_width <= 0 || f.speed <= 0 || max_speed <= 0) continue;
     if (gpu && judged.count(f.bdf)) continue;
-    const int gen = pcie_generation(f.speed), max_gen = pcie_generation(f.max_speed);
-    const bool narrow = f.width < f.max_width;
+    const int gen = pcie_generation(f.speed), max_gen = pcie_generation(max_speed);
+    const bool narrow = f.width < max_width;
     // A NIC does not park its link: any speed below its maximum is how it trained.
-    const bool slow = f.speed + 0.01 < f.max_speed && (nic || gen > 1);
+    const bool slow = f.speed + 0.01 < max_speed && (nic || gen > 1);
     if (!narrow && !slow) continue;
     DowntrainedLink d;
     d.bdf = f.bdf;
@@ -128,7 +131,7 @@ std::vector<DowntrainedLink> downtrained_links(const NodeInventory& n) {
           d.nics.push_back(port.device);
       d.who = comma_list(d.nics) + " (" + f.bdf + ")";
     }
-    add(std::move(d), slow ? gen : max_gen, f.width, max_gen, f.max_width, slow ? f.speed : f.max_speed, f.max_speed,
+    add(std::move(d), slow ? gen : max_gen, f.width, max_gen, max_width, slow ? f.speed : max_speed, max_speed,
         nic ? "; every transfer through this NIC is capped by it (reseat the card; check the riser and the slot)"
             : "; GPUDirect traffic through it slows the same way (reseat the card; check the riser and the slot)");
   }

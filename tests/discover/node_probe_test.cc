@@ -131,7 +131,8 @@ TEST_CASE("the probe is plain POSIX sh: shellcheck finds nothing") {
 TEST_CASE("a probe record: every section, and a record cut short") {
   const std::string text =
       "slurmtopo-probe 1\nwhere container\nhost gpu001\nkernel 5.15.0-105-generic\n"
-      "[pci]\n0000:1b:00.0 class=0x030200 vendor=0x10de device=0x2330 numa=0 link=32.0 GT/s PCIe/8 max=32.0 GT/s PCIe/16\n"
+      "[pci]\n0000:1b:00.0 class=0x030200 vendor=0x10de device=0x2330 numa=0 link=32.0 GT/s PCIe/8 max=32.0 GT/s PCIe/16 "
+      "up=16.0 GT/s PCIe/16\n"
       "[ib]\nmlx5_0\tport=1\tstate=4: ACTIVE\tphys_state=5: LinkUp\trate=400 Gb/sec (4X NDR)\tlink_layer=InfiniBand\t"
       "pci=0000:1a:00.0\tfw=28.39.1002\n"
       "mlx5_1\tport=1\tstate=1: DOWN\tphys_state=2: Polling\trate=10 Gb/sec (4X SDR)\tlink_layer=InfiniBand\t"
@@ -148,6 +149,9 @@ TEST_CASE("a probe record: every section, and a record cut short") {
   CHECK(p.where == "container");
   REQUIRE(p.pci.size() == 1);
   CHECK(p.pci[0].width == 8);
+  CHECK(p.pci[0].max_width == 16);
+  CHECK(p.pci[0].up_max_speed == doctest::Approx(16.0));
+  CHECK(p.pci[0].link_max_speed() == doctest::Approx(16.0));  // the slot's Gen4 bounds the card's Gen5
   REQUIRE(p.ports.size() == 2);
   CHECK(p.ports[0].state == "ACTIVE");
   CHECK(p.ports[0].rate_gbps == doctest::Approx(400));

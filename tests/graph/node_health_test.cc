@@ -142,6 +142,20 @@ TEST_CASE("pcie-downtrained: a NIC below its speed, by its mlx5 name") {
   auto f = of_kind(n.findings(), NodeAnomaly::Kind::PcieDowntrained);
   REQUIRE(f.size() == 1);
   CHECK(f[0].find("vm: mlx5_0 (0000:00:07.0) at x16 Gen4, capable of x16 Gen5: half its PCIe bandwidth") == 0);
+
+  // The same NIC under a Gen4 slot (its upstream port's maximum) trains at Gen4 by design.
+  Record slot = r;
+  slot.pci = replaced(slot.pci, "max=32.0 GT/s PCIe/16\n0000:00:07.0", "max=32.0 GT/s PCIe/16\n0000:00:07.0");
+  slot.pci = replaced(slot.pci, "link=16.0 GT/s PCIe/16 max=32.0 GT/s PCIe/16",
+                      "link=16.0 GT/s PCIe/16 max=32.0 GT/s PCIe/16 up=16.0 GT/s PCIe/16");
+  Nodes g4;
+  g4.add("vm", slot, "mlx5_0");
+  CHECK(of_kind(g4.findings(), NodeAnomaly::Kind::PcieDowntrained).empty());
+  // Under a Gen5 x16 slot the Gen4 is the card's fault again.
+  slot.pci = replaced(slot.pci, "up=16.0 GT/s PCIe/16", "up=32.0 GT/s PCIe/16");
+  Nodes g5;
+  g5.add("vm", slot, "mlx5_0");
+  CHECK(of_kind(g5.findings(), NodeAnomaly::Kind::PcieDowntrained).size() == 1);
 }
 
 TEST_CASE("nic-port-down, nic-port-slow, nic-port-ethernet: a rail port, named with the GPU it serves") {
