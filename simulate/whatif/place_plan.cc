@@ -202,10 +202,16 @@ PlaceResult run_place(const PlaceRequest& r) {
       for (const auto& n : setup.nodes) partition.push_back(n.name);
       out.never_reason = never_reason(r, setup, partition, idle);
       // Measured: 22.05 and 26.05 say "node", 24.11 "topology" (25.05 and 25.11 assumed as 24.11,
-      // 23.02 to 24.05 as 22.05); 24.11's topology/block says "node" unless the job's --segment
-      // is what does not fit (its eval_nodes_block returns SLURM_ERROR for a job no block holds).
+      // 23.02 to 24.05 as 22.05). In 24.11 to 25.11 only the tree evaluation (_eval_nodes_topo)
+      // refuses a job no switch holds with ESLURM_REQUESTED_TOPO_CONFIG_UNAVAILABLE: the
+      // Dragonfly one (_eval_nodes_dfly) picks its top switch without counting nodes and then
+      // fails with SLURM_ERROR, "node" (real 24.11.5: -N 64 --switches=2 over 62 switched
+      // nodes); TopoOptional without --switches does not evaluate the tree at all. 24.11's
+      // topology/block says "node" unless the job's --segment is what does not fit (its
+      // eval_nodes_block returns SLURM_ERROR for a job no block holds).
+      const bool tree_words = !setup.params.dragonfly && (!setup.params.topo_optional || !r.switches.empty());
       const bool topology_words = r.release.release >= SlurmRelease{24, 11} && r.release.release < SlurmRelease{26, 5} &&
-                                  (!setup.block || idle.request_unfit);
+                                  (setup.block ? idle.request_unfit : tree_words);
       out.refusal = std::string("Requested ") + (topology_words ? "topology" : "node") + " configuration is not available";
     }
   }

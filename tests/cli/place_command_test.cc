@@ -44,6 +44,26 @@ TEST_CASE("place: a job that cannot start now exits 3 and says why") {
   CHECK(nowait.code == 0);
 }
 
+// 24.11 to 25.11 refuse a job no switch holds with the tree's own words, except under
+// Dragonfly, whose evaluation finds a top switch and then runs short: "node" (real 24.11.5,
+// tests/integration/slurm_placement_test.sh); 26.05 says "node" everywhere.
+TEST_CASE("place: the words slurmctld refuses a never-runnable job with, per release and TopologyParam") {
+  Scratch s;
+  const std::string topo = s.write("topology.conf", kTree);
+  auto words = [&](const std::string& extra) {
+    Run r = run("place --topology " + topo + " --nodes 'n[1-18]' -N 18 --switches 2 " + extra);
+    CHECK(r.code == 3);
+    CHECK(r.output.find("can never start") != std::string::npos);
+    const size_t at = r.output.find("(\"Requested ");
+    return at == std::string::npos ? r.output : r.output.substr(at + 2, r.output.find('"', at + 2) - at - 2);
+  };
+  CHECK(words("--slurm-version 24.11") == "Requested topology configuration is not available");
+  CHECK(words("--slurm-version 25.11") == "Requested topology configuration is not available");
+  CHECK(words("--slurm-version 24.11 --topology-param Dragonfly") == "Requested node configuration is not available");
+  CHECK(words("--slurm-version 22.05") == "Requested node configuration is not available");
+  CHECK(words("--slurm-version 26.05") == "Requested node configuration is not available");
+}
+
 TEST_CASE("place: bad input exits 2 naming the option or the file and line") {
   Scratch s;
   const std::string bad = s.write("bad.conf", "SwitchName=l1 Nodes=n[1-4]\nSwitchName=top Switches=l1,l9\n");
