@@ -41,4 +41,13 @@ std::string fixed_decimals(double x, int decimals) {
   return buf;
 }
 
+std::string join_list(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string out;
+  for (const auto& p : parts) {
+    if (!out.empty()) out += sep;
+    out += p;
+  }
+  return out;
+}
+
 }  // namespace slurmtopo

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace slurmtopo {
 
@@ -16,6 +17,9 @@ std::string snippet(std::string_view rest);
 // `x` with `decimals` digits after the point, as a table shows it; "-" when x is not finite
 // (a figure nothing bounds or nothing measured).
 std::string fixed_decimals(double x, int decimals);
+
+// `parts` joined with `sep` between them: "a, b, c".
+std::string join_list(const std::vector<std::string>& parts, std::string_view sep = ", ");
 
 // `s` without the white space (isspace) at either end.
 std::string_view trim(std::string_view s);

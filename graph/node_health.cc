@@ -15,12 +15,6 @@ namespace {
 
 using Kind = NodeAnomaly::Kind;
 
-std::string comma_list(const std::vector<std::string>& parts, const char* sep = ", ") {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
-}
-
 std::string rate_text(double gbps) { return fixed_decimals(gbps, gbps == std::floor(gbps) ? 0 : 1) + " Gb/s"; }
 
 // Usable bandwidth of a PCIe link, per lane × lanes: Gen1-2 code 8b/10b, Gen3+ 128b/130b.
@@ -46,7 +40,7 @@ std::string gpu_name(const NodeInventory& n, const std::string& bus_id, size_t f
 
 struct Rails {
   std::map<std::string, std::vector<int>> gpus_of;  // rail NIC name → the GPUs whose nearest it is
-  bool known = false;                               // the export had GPUs and NICs
+  bool known() const { return !gpus_of.empty(); }   // the export had GPUs and NICs
   bool has(const std::string& device) const { return gpus_of.count(device) > 0; }
 };
 
@@ -54,14 +48,40 @@ Rails rails_of(const HostJoin& h) {
   Rails r;
   for (const GpuPath& p : h.gpus)
     if (!p.nic_name.empty()) r.gpus_of[p.nic_name].push_back(p.gpu);
-  r.known = !r.gpus_of.empty();
   return r;
 }
 
-std::string gpus_text(const std::vector<int>& gpus) {
-  std::string out = gpus.size() == 1 ? "GPU " : "GPUs ";
-  for (size_t i = 0; i < gpus.size(); ++i) out += (i ? "," : "") + std::to_string(gpus[i]);
-  return out;
+// NCCL_IB_HCA as NCCL reads it (misc/utils.cc parseStringList/matchIfList): "^" excludes, "="
+// makes every name exact (else a prefix: mlx5_1 takes mlx5_10), ":port" limits the port.
+struct IbHcaList {
+  bool exclude = false, exact = false;
+  std::vector<std::pair<std::string, int>> entries;  // name, port (-1: every port)
+  bool names(const std::string& entry, const std::string& device) const {
+    return exact ? device == entry : device.starts_with(entry);
+  }
+  bool uses(const std::string& device, int port) const {
+    bool matched = false;
+    for (const auto& [name, want] : entries) matched = matched || (names(name, device) && (want <= 0 || want == port));
+    return exclude ? !matched : matched;
+  }
+};
+
+IbHcaList parse_ib_hca(std::string s) {
+  IbHcaList l;
+  l.exclude = s.starts_with("^");
+  if (l.exclude) s.erase(0, 1);
+  l.exact = s.starts_with("=");
+  if (l.exact) s.erase(0, 1);
+  for (size_t start = 0; start <= s.size();) {
+    size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    const std::string entry = s.substr(start, comma - start);
+    start = comma + 1;
+    if (entry.empty()) continue;
+    const size_t colon = entry.find(':');
+    l.entries.emplace_back(entry.substr(0, colon), colon == std::string::npos ? -1 : std::atoi(entry.c_str() + colon + 1));
+  }
+  return l;
 }
 
 }  // namespace
@@ -129,7 +149,7 @@ std::vector<DowntrainedLink> downtrained_links(const NodeInventory& n) {
       for (const RdmaPort& port : p.ports)
         if (port.pci == f.bdf && std::find(d.nics.begin(), d.nics.end(), port.device) == d.nics.end())
           d.nics.push_back(port.device);
-      d.who = comma_list(d.nics) + " (" + f.bdf + ")";
+      d.who = join_list(d.nics) + " (" + f.bdf + ")";
     }
     add(std::move(d), slow ? gen : max_gen, f.width, max_gen, max_width, slow ? f.speed : max_speed, max_speed,
         nic ? "; every transfer through this NIC is capped by it (reseat the card; check the riser and the slot)"
@@ -156,17 +176,6 @@ void pcie_findings(const NodeInventory& n, std::vector<HostFinding>& out) {
   for (DowntrainedLink& d : downtrained_links(n)) out.push_back({Kind::PcieDowntrained, n.hostname, std::move(d.detail)});
 }
 
-// The most common value among hosts, and how many hosts have it.
-template <typename T>
-std::pair<T, int> usual_value(const std::vector<T>& values) {
-  std::map<T, int> n;
-  for (const T& v : values) ++n[v];
-  std::pair<T, int> best{};
-  for (const auto& [v, c] : n)
-    if (c > best.second) best = {v, c};
-  return best;
-}
-
 struct PortKey {
   std::string device;
   int port;
@@ -176,7 +185,6 @@ struct PortKey {
 // What the other hosts of a class have at each device and port: state, rate, link layer.
 struct ClassPorts {
   std::map<PortKey, std::vector<const RdmaPort*>> ports;  // one per host with a probe
-  int hosts = 0;
 };
 
 void port_findings(const NodeInventory& n, const NodeProbe& p, const Rails& rails, const ClassPorts& peers,
@@ -186,7 +194,7 @@ void port_findings(const NodeInventory& n, const NodeProbe& p, const Rails& rail
   double best_rail = 0;
   int ib_rails = 0;
   for (const RdmaPort& port : p.ports)
-    if ((rails.has(port.device) || !rails.known) && port.state == "ACTIVE" && port.link_layer == "InfiniBand") {
+    if ((rails.has(port.device) || !rails.known()) && port.state == "ACTIVE" && port.link_layer == "InfiniBand") {
       best_rail = std::max(best_rail, port.rate_gbps);
       ++ib_rails;
     }
@@ -194,7 +202,7 @@ void port_findings(const NodeInventory& n, const NodeProbe& p, const Rails& rail
     const PortKey key{port.device, port.port};
     const std::string name = port.device + " port " + std::to_string(port.port);
     const bool rail = rails.has(port.device);
-    const std::string whose = rail ? " (the NIC of " + gpus_text(rails.gpus_of.at(port.device)) + ")" : "";
+    const std::string whose = rail ? " (the NIC of " + gpu_list(rails.gpus_of.at(port.device)) + ")" : "";
     // Peers: the same port on the class's other hosts.
     int peers_active = 0, peers_ib = 0, peers_with = 0;
     std::vector<double> peer_rates;
@@ -231,7 +239,7 @@ void port_findings(const NodeInventory& n, const NodeProbe& p, const Rails& rail
     }
     if (port.link_layer != "InfiniBand" || port.rate_gbps <= 0) continue;
     const double peer_rate = peer_rates.empty() ? 0 : usual_value(peer_rates).first;
-    const double expected = std::max((rail || !rails.known) ? best_rail : 0.0, peer_rate);
+    const double expected = std::max((rail || !rails.known()) ? best_rail : 0.0, peer_rate);
     if (port.rate_gbps + 0.5 < expected)
       out.push_back({Kind::PortSlow, n.hostname,
                      name + whose + " is ACTIVE at " + port.rate + " where " +
@@ -311,44 +319,35 @@ void container_findings(const NodeInventory& n, const NodeProbe& c, const NodePr
   }
   if (const std::string* spec = c.env("NCCL_IB_HCA"); spec && !ports.empty()) {
     std::vector<std::string> unknown, left_out;
-    std::string s = *spec;
-    const bool exclude = s.starts_with("^");
-    if (exclude) s.erase(0, 1);
-    const bool exact = s.starts_with("=");
-    if (exact) s.erase(0, 1);
-    if (!exclude)
-      for (size_t start = 0; start <= s.size();) {
-        size_t comma = s.find(',', start);
-        if (comma == std::string::npos) comma = s.size();
-        std::string name = s.substr(start, comma - start);
-        start = comma + 1;
-        name = name.substr(0, name.find(':'));
+    const IbHcaList list = parse_ib_hca(*spec);
+    if (!list.exclude)
+      for (const auto& [name, _] : list.entries) {
         if (name.empty()) continue;
         bool any = false;
-        for (const RdmaPort& port : ports) any = any || (exact ? port.device == name : port.device.starts_with(name));
+        for (const RdmaPort& port : ports) any = any || list.names(name, port.device);
         if (!any && std::find(unknown.begin(), unknown.end(), name) == unknown.end()) unknown.push_back(name);
       }
     for (const auto& [device, gpus] : rails.gpus_of) {
       bool used = false, exists = false;
       for (const RdmaPort& port : ports)
-        if (port.device == device) exists = true, used = used || nccl_ib_hca_uses(*spec, device, port.port);
-      if (exists && !used) left_out.push_back(device + " (" + gpus_text(gpus) + ")");
+        if (port.device == device) exists = true, used = used || list.uses(device, port.port);
+      if (exists && !used) left_out.push_back(device + " (" + gpu_list(gpus) + ")");
     }
     if (!unknown.empty())
       out.push_back({Kind::NcclIbHca, n.hostname,
-                     "NCCL_IB_HCA=" + *spec + " names " + comma_list(unknown) +
+                     "NCCL_IB_HCA=" + *spec + " names " + join_list(unknown) +
                          ", which this node does not have (NCCL matches verbs device names, as ibv_devices "
                          "lists them, not netdevs)"});
     if (!left_out.empty())
       out.push_back({Kind::NcclIbHca, n.hostname,
-                     "NCCL_IB_HCA=" + *spec + " leaves out " + comma_list(left_out) +
+                     "NCCL_IB_HCA=" + *spec + " leaves out " + join_list(left_out) +
                          ": those GPUs' traffic crosses to another rail's NIC"});
   }
   const std::string image = c.cuda_in_use();
   const NvidiaSmi& smi = c.nvidia_smi.present ? c.nvidia_smi : host ? host->nvidia_smi : c.nvidia_smi;
   if (!image.empty() && !smi.cuda.empty() && !smi.driver.empty()) {
-    const auto [image_major, image_minor] = version_of(image);
-    const auto [driver_major_cuda, driver_minor_cuda] = version_of(smi.cuda);
+    const int image_major = version_of(image).first;
+    const int driver_major_cuda = version_of(smi.cuda).first;
     const int driver = version_of(smi.driver).first;
     const int needed = minimum_driver(image_major);
     std::string why;
@@ -362,7 +361,6 @@ void container_findings(const NodeInventory& n, const NodeProbe& c, const NodePr
                      "the image's CUDA " + image + " needs " + why + "; this node's driver " + smi.driver +
                          " runs CUDA " + smi.cuda + " at most: CUDA calls fail at start ('driver version is "
                          "insufficient')"});
-    (void)image_minor, (void)driver_minor_cuda;
   }
 }
 
@@ -416,33 +414,14 @@ void drift_findings(const NodeSet& set, std::vector<HostFinding>& out) {
       if (n.container_probe && std::find(cls.hosts.begin(), cls.hosts.end(), n.hostname) != cls.hosts.end())
         contained.push_back(&n);
     compare(Kind::NcclDrift, "NCCL",
-            [](const NodeInventory& n) { return comma_list(n.container_probe->nccl_versions); }, contained);
+            [](const NodeInventory& n) { return join_list(n.container_probe->nccl_versions); }, contained);
   }
 }
 
 }  // namespace
 
 bool nccl_ib_hca_uses(const std::string& spec, const std::string& device, int port) {
-  std::string s = spec;
-  const bool exclude = s.starts_with("^");
-  if (exclude) s.erase(0, 1);
-  const bool exact = s.starts_with("=");
-  if (exact) s.erase(0, 1);
-  bool matched = false;
-  for (size_t start = 0; start <= s.size() && !matched;) {
-    size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    const std::string entry = s.substr(start, comma - start);
-    start = comma + 1;
-    if (entry.empty()) continue;
-    const size_t colon = entry.find(':');
-    const std::string name = entry.substr(0, colon);
-    int want_port = -1;
-    if (colon != std::string::npos) want_port = std::atoi(entry.c_str() + colon + 1);
-    const bool name_ok = exact ? device == name : device.starts_with(name);
-    matched = name_ok && (want_port <= 0 || want_port == port);
-  }
-  return exclude ? !matched : matched;
+  return parse_ib_hca(spec).uses(device, port);
 }
 
 std::vector<HostFinding> node_health_findings(const NodeSet& set, const NodeJoin& join) {
@@ -455,7 +434,6 @@ std::vector<HostFinding> node_health_findings(const NodeSet& set, const NodeJoin
   for (const NodeInventory& n : set.nodes) {
     if (!n.probe) continue;
     ClassPorts& cp = class_ports[class_of[n.hostname]];
-    ++cp.hosts;
     for (const RdmaPort& p : n.probe->ports) cp.ports[{p.device, p.port}].push_back(&p);
   }
   for (const HostJoin& h : join.hosts) {

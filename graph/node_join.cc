@@ -15,6 +15,12 @@ namespace slurmtopo {
 const FindingKind& finding_kind(NodeAnomaly::Kind kind) { return kNodeAnomalyKinds[static_cast<size_t>(kind)]; }
 const char* to_string(NodeAnomaly::Kind kind) { return finding_kind(kind).name; }
 
+std::string gpu_list(const std::vector<int>& gpus) {
+  std::string out = gpus.size() == 1 ? "GPU " : "GPUs ";
+  for (size_t i = 0; i < gpus.size(); ++i) out += (i ? "," : "") + std::to_string(gpus[i]);
+  return out;
+}
+
 std::vector<NicChoice> nearest_nics(const NodeInventory& node) {
   std::vector<int> uses(node.nics.size(), 0);
   std::vector<NicChoice> out;
@@ -47,17 +53,6 @@ struct Finding {
   std::string detail;
 };
 
-std::string gpu_list(const std::vector<int>& gpus) {
-  std::string out = gpus.size() == 1 ? "GPU " : "GPUs ";
-  for (size_t i = 0; i < gpus.size(); ++i) out += (i ? "," : "") + std::to_string(gpus[i]);
-  return out;
-}
-
-std::string joined(const std::vector<std::string>& parts, const char* sep = ", ") {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
-}
 
 std::string guid_text(uint64_t guid) {
   static const char* hex = "0123456789abcdef";
@@ -90,7 +85,7 @@ void node_findings(const NodeInventory& n, const HostJoin& h, const GuidIndex* f
     if (n.pci_bridges_missing && p.path == PathClass::PHB) continue;
     far.push_back("GPU " + std::to_string(p.gpu) + " nearest is " + p.nic_name + " (" + to_string(p.path) + ")");
   }
-  if (!far.empty()) out.push_back({Kind::NoCloseNic, n.hostname, "no NIC within PXB: " + joined(far, "; ")});
+  if (!far.empty()) out.push_back({Kind::NoCloseNic, n.hostname, "no NIC within PXB: " + join_list(far, "; ")});
 
   std::vector<std::vector<int>> users(n.nics.size());
   for (const GpuPath& p : h.gpus)
@@ -106,7 +101,7 @@ void node_findings(const NodeInventory& n, const HostJoin& h, const GuidIndex* f
         idle.push_back(n.nics[o].name);
     if (!idle.empty())
       out.push_back({Kind::SharedNic, n.hostname,
-                     gpu_list(users[k]) + " share " + n.nics[k].name + " while " + joined(idle) + " carr" +
+                     gpu_list(users[k]) + " share " + n.nics[k].name + " while " + join_list(idle) + " carr" +
                          (idle.size() == 1 ? "ies" : "y") + " no GPU's traffic"});
   }
 
@@ -119,7 +114,7 @@ void node_findings(const NodeInventory& n, const HostJoin& h, const GuidIndex* f
       remote.push_back("GPU " + std::to_string(p.gpu) + " (socket " + std::to_string(g.socket) + ") uses " +
                        nic.name + " (socket " + std::to_string(nic.socket) + ")");
   }
-  if (!remote.empty()) out.push_back({Kind::RemoteNic, n.hostname, joined(remote, "; ")});
+  if (!remote.empty()) out.push_back({Kind::RemoteNic, n.hostname, join_list(remote, "; ")});
 }
 
 void fabric_findings(const NodeInventory& n, const HostJoin& h, const Cluster& c, const GuidIndex& fabric,
@@ -140,7 +135,7 @@ void fabric_findings(const NodeInventory& n, const HostJoin& h, const Cluster& c
   std::sort(missing.begin(), missing.end());
   missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
   if (!missing.empty())
-    out.push_back({Kind::NotInFabric, n.hostname, joined(missing) + " not in the fabric (uncabled, down, or another subnet)"});
+    out.push_back({Kind::NotInFabric, n.hostname, join_list(missing) + " not in the fabric (uncabled, down, or another subnet)"});
 
   // The fabric's node description is the kernel's "<host> <device>" at sweep time: a
   // disagreement means the node file or the sweep is stale, or a file describes another host.
@@ -157,19 +152,6 @@ void fabric_findings(const NodeInventory& n, const HostJoin& h, const Cluster& c
       out.push_back({Kind::NicIdentity, n.hostname,
                      "hwloc's " + nic.name + " is " + it->rail + " in the fabric (" + guid_text(nic.node_guid) + ")"});
   }
-}
-
-template <typename T>
-std::pair<T, int> most_common(const std::vector<T>& values, int& runner_up) {
-  std::map<T, int> counts;
-  for (const T& v : values) ++counts[v];
-  std::pair<T, int> best{};
-  runner_up = 0;
-  for (const auto& [v, k] : counts) {
-    if (k > best.second) runner_up = best.second, best = {v, k};
-    else runner_up = std::max(runner_up, k);
-  }
-  return best;
 }
 
 // GPU-level rail view: GPU k of every host in a unit should reach the same leaf, since NCCL
@@ -190,10 +172,10 @@ void rail_leaf_findings(const NodeSet& set, const NodeJoin& j, const Cluster& c,
       std::vector<std::string> leaf;
       for (size_t m : members)
         if (k < j.hosts[m].gpus.size() && !j.hosts[m].gpus[k].leaves.empty())
-          who.push_back(m), leaf.push_back(joined(j.hosts[m].gpus[k].leaves));
+          who.push_back(m), leaf.push_back(join_list(j.hosts[m].gpus[k].leaves));
       if (who.size() < 2) continue;
       int runner_up = 0;
-      auto [usual, count] = most_common(leaf, runner_up);
+      auto [usual, count] = usual_value(leaf, &runner_up);
       if (count == static_cast<int>(who.size())) continue;
       if (count == runner_up) {  // no majority: say so once for the unit, blame no host
         std::vector<std::string> names;
@@ -241,7 +223,7 @@ void class_layout_findings(const NodeSet& set, const NodeJoin& j, std::vector<Fi
         key += std::string(" ") + to_string(p.path);
         if (!p.nic_name.empty()) nics.insert(p.nic_name);
       }
-      key += "; {" + joined({nics.begin(), nics.end()}) + "}";
+      key += "; {" + join_list({nics.begin(), nics.end()}) + "}";
       members.push_back(it->second);
       layout.push_back(key);
     }
@@ -270,7 +252,7 @@ void class_layout_findings(const NodeSet& set, const NodeJoin& j, std::vector<Fi
                                      : set.nodes[model->node].hostname + " has (no layout is most of " + cls.hostlist +
                                            "'s; the class follows its first host) ";
       out.push_back({Kind::ClassLayout, set.nodes[h.node].hostname,
-                     joined(mine) + " where " + whose + joined(theirs) + ": the class's NCCL_IB_HCA list does not describe it"});
+                     join_list(mine) + " where " + whose + join_list(theirs) + ": the class's NCCL_IB_HCA list does not describe it"});
     }
   }
 }

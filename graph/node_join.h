@@ -4,8 +4,11 @@
 // one host lands on another leaf than GPU 3 of its peers.
 #pragma once
 
+#include <algorithm>
 #include <iterator>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "discover/node_inventory.h"
@@ -107,6 +110,25 @@ inline constexpr FindingKind kNodeAnomalyKinds[] = {
 static_assert(std::size(kNodeAnomalyKinds) == static_cast<size_t>(NodeAnomaly::Kind::Count));
 const FindingKind& finding_kind(NodeAnomaly::Kind kind);
 const char* to_string(NodeAnomaly::Kind kind);  // finding_kind(kind).name
+
+// "GPU 3", "GPUs 0,1": the GPUs a node finding is about.
+std::string gpu_list(const std::vector<int>& gpus);
+
+// The most common of `values` (the least of equally common ones) and how many have it; with
+// `runner_up`, how many have the next most common. Hosts of a class compared with the rest.
+template <typename T>
+std::pair<T, int> usual_value(const std::vector<T>& values, int* runner_up = nullptr) {
+  std::map<T, int> counts;
+  for (const T& v : values) ++counts[v];
+  std::pair<T, int> best{};
+  int second = 0;
+  for (const auto& [v, k] : counts) {
+    if (k > best.second) second = best.second, best = {v, k};
+    else second = std::max(second, k);
+  }
+  if (runner_up) *runner_up = second;
+  return best;
+}
 
 struct NodeJoin {
   std::vector<HostJoin> hosts;          // NodeSet::nodes order

@@ -1,7 +1,6 @@
 // The nodes section: per node class the GPU↔NIC matrix as `nvidia-smi topo -m` prints it,
 // each GPU's nearest RDMA NIC with its link layer, rail and leaf, cores per GPU, NCCL_IB_HCA,
 // the NodeName line; then the node findings (hosts that differ from their class).
-#include <exception>
 #include <ostream>
 #include <set>
 
@@ -14,16 +13,6 @@ namespace slurmtopo {
 namespace {
 
 bool health(const Finding& f) { return f.check == "nodes.health" || f.check == "nodes.container"; }
-
-// The first host a finding's subject names ("gpu[003-004]" → gpu003).
-std::string first_host(const std::string& subject) {
-  try {
-    const std::vector<std::string> hosts = expand_hostlist(subject);
-    return hosts.empty() ? subject : hosts.front();
-  } catch (const std::exception&) {
-    return subject;
-  }
-}
 
 std::string cell_class(const std::string& v) {
   if (v == "X") return "X";
@@ -75,7 +64,9 @@ void html_nodes(const CommissionReport& r, std::ostream& out) {
     std::vector<std::string> health_cls;
     for (size_t i = 0; i < r.findings.size(); ++i) {
       const Finding& f = r.findings[i];
-      if (f.source != "nodes" || !health(f) || !members.count(first_host(f.subject))) continue;
+      if (f.source != "nodes" || !health(f)) continue;
+      const std::vector<std::string> hosts = finding_names(f.subject);  // "gpu[003-004]" → gpu003, gpu004
+      if (hosts.empty() || !members.count(hosts.front())) continue;
       health_rows.push_back({"#" + std::to_string(i), f.kind, f.subject, f.detail});
       health_cls.push_back(f.severity == Severity::Fail ? "fail" : f.severity == Severity::Warn ? "warn" : "");
       in_class.insert(i);

@@ -49,12 +49,6 @@ std::map<int, std::set<std::string>> rail_leaves(const Cluster& c) {
   return out;
 }
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 std::vector<std::string> hosts_of_role(const Cluster& c, HostRole role) {
   std::vector<std::string> out;
   for (const auto& h : c.hosts)
@@ -131,7 +125,7 @@ std::string inspect_text(const Cluster& c) {
     for (const auto& [rail, leaves] : rail_leaves(c)) {
       const Rail& r = c.rails[rail];
       out << "  " << r.name;
-      if (!r.hca_names.empty()) out << " (" << joined(r.hca_names) << ")";
+      if (!r.hca_names.empty()) out << " (" << join_list(r.hca_names) << ")";
       out << ": " << counted(leaves.size(), "leaf", "leaves") << (r.side ? ", side rail (storage?)" : "") << "\n";
     }
   }

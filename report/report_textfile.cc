@@ -5,8 +5,8 @@
 #include <tuple>
 
 #include "base/version.h"
+#include "report/commission_parts.h"
 #include "report/prometheus_text.h"
-#include "slurm/hostlist.h"
 
 namespace slurmtopo {
 namespace {
@@ -26,13 +26,7 @@ std::string report_textfile(const CommissionReport& r, int64_t now) {
   for (const Finding& f : r.findings) {
     counts[{f.source, f.kind, f.check, to_string(f.severity)}] += f.count;
     if (f.source != "nodes") continue;
-    std::vector<std::string> hosts;
-    try {
-      hosts = expand_hostlist(f.subject);
-    } catch (const std::exception&) {
-      hosts = {f.subject};
-    }
-    for (const std::string& h : hosts) per_host[{h, f.kind, f.check, to_string(f.severity)}] = 1;
+    for (const std::string& h : finding_names(f.subject)) per_host[{h, f.kind, f.check, to_string(f.severity)}] = 1;
   }
   s << "# HELP slurmtopo_report_findings What the findings of a kind are about (hosts, cables, ports).\n"
     << "# TYPE slurmtopo_report_findings gauge\n";

@@ -30,8 +30,7 @@ NetworkStage::NetworkStage(const FabricModel& fabric, const Placement& placement
     const Hca& hca = fabric_.cluster().hcas[jobs_[job]->rails[node][rail]];
     const bool send = i % 2 == 0;
     return hca.host + " " + hca.rail +
-           (pcie_bound_[r - host_base_[job] + pcie_base_[job]] ? (send ? " PCIe GPU->NIC" : " PCIe NIC->GPU")
-                                                                 : (send ? " NIC tx" : " NIC rx"));
+           (p_.capacity[r] < nic_gbs_ ? (send ? " PCIe GPU->NIC" : " PCIe NIC->GPU") : (send ? " NIC tx" : " NIC rx"));
   };
 }
 
@@ -40,15 +39,13 @@ int NetworkStage::add_job(const Placement& placement) {
   const int job = static_cast<int>(jobs_.size());
   jobs_.push_back(&placement);
   host_base_.push_back(static_cast<int>(p_.capacity.size()));
-  pcie_base_.push_back(static_cast<int>(pcie_bound_.size()));
   const size_t nics = placement.hosts.size() * rails_;
   for (size_t i = 0; i < 2 * nics; ++i) {
     // A rail whose GPU or NIC trained low on PCIe (node probes) keeps that share of it.
     const size_t node = i / 2 / rails_, rail = i / 2 % rails_;
     const double share = placement.limits.empty() ? 1.0 : placement.limits[node][rail].share;
-    const double pcie = pcie_gbs_ * share;
-    p_.capacity.push_back(std::min(pcie, nic_gbs_));  // even: send GPU → NIC → cable; odd: receive
-    pcie_bound_.push_back(pcie < nic_gbs_);
+    // even: send GPU → NIC → cable; odd: receive. Below the NIC's figure, PCIe is what holds it.
+    p_.capacity.push_back(std::min(pcie_gbs_ * share, nic_gbs_));
     cable_of_.push_back(-1);
     job_of_.push_back(job);
   }

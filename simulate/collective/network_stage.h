@@ -112,8 +112,6 @@ class NetworkStage {
   const FabricModel& fabric_;
   int rails_;
   double pcie_gbs_ = 0, nic_gbs_ = 0;  // the profile's: a GPU's PCIe figure and one NIC's
-  std::vector<char> pcie_bound_;       // per NIC resource of every job: PCIe is the slower
-  std::vector<int> pcie_base_;         // per job: its first entry in pcie_bound_
   Problem p_;
   std::vector<const Placement*> jobs_;  // 0: the placement
   std::vector<int> host_base_;          // per job: its first NIC resource

@@ -31,9 +31,7 @@ NodeProfile profile_from_nodes(const NodeSet& set, const NodeJoin& join, const C
     p.gpu_nics.gpu_hca.push_back(std::move(per_gpu));
     // What the node probe found of each GPU's PCIe path (x8, a NIC at Gen4): the prediction
     // takes it, with the reason.
-    std::vector<PathLimit> limits;
-    for (PcieShare& s : gpu_pcie_shares(set.nodes[hj.node], hj)) limits.push_back({s.share, std::move(s.why)});
-    p.gpu_nics.gpu_limit.push_back(std::move(limits));
+    p.gpu_nics.gpu_limit.push_back(gpu_pcie_shares(set.nodes[hj.node], hj));
   }
   return p;
 }

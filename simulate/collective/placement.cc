@@ -30,7 +30,7 @@ Placement resolve_placement(const Cluster& cluster, const std::vector<std::strin
     std::vector<int> hcas;
     std::vector<int> first_gpu;
     const std::vector<int>* layout = nullptr;
-    const std::vector<PathLimit>* limit = nullptr;
+    const std::vector<PcieShare>* limit = nullptr;
     if (gpu_nics)
       for (size_t i = 0; i < gpu_nics->hosts.size(); ++i)
         if (gpu_nics->hosts[i] == name) {
@@ -62,7 +62,7 @@ Placement resolve_placement(const Cluster& cluster, const std::vector<std::strin
       throw InputError("--nodes", 0, "expected every host to have an HCA in the fabric; `" + name + "` has none");
     }
     // A rail keeps the least PCIe share of the GPUs that send through its HCA.
-    std::vector<PathLimit> kept(rails);
+    std::vector<PcieShare> kept(rails);
     bool any = false;
     if (limit)
       for (int k = 0; k < rails; ++k)
@@ -72,7 +72,7 @@ Placement resolve_placement(const Cluster& cluster, const std::vector<std::strin
             any = true;
           }
     if (any) {
-      if (p.limits.empty()) p.limits.assign(p.hosts.size() - 1, std::vector<PathLimit>(rails));
+      if (p.limits.empty()) p.limits.assign(p.hosts.size() - 1, std::vector<PcieShare>(rails));
       for (int k = 0; k < rails; ++k)
         if (kept[k].share < 1 && (k == 0 || kept[k].why != kept[k - 1].why))
           p.warnings.push_back(name + ": " + kept[k].why + ": its traffic to other nodes through " +

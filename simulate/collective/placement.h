@@ -6,25 +6,19 @@
 #include <vector>
 
 #include "graph/cluster.h"
+#include "graph/node_health.h"
 #include "simulate/collective/hardware_profile.h"
 
 namespace slurmtopo {
 
 // A placement resolved against the cluster: the hosts in rank order and, per host and rail,
 // the HCA that rail's channels use.
-// What a node's health leaves of a GPU's way to its NIC: the share of the profile's PCIe figure
-// when the GPU's link or its NIC's trained below its maximum (graph/node_health.h), and why.
-struct PathLimit {
-  double share = 1;
-  std::string why;  // "GPU 3 (0000:1b:00.0) at x8 Gen5"
-};
-
 struct Placement {
   std::vector<int> hosts;               // Cluster::hosts indices, rank order
   std::vector<std::vector<int>> rails;  // [node][rail] → Cluster::hcas index
   // [node][rail]: the PCIe share that rail keeps (the least of the GPUs sending through its
   // HCA); empty when no node data limits any.
-  std::vector<std::vector<PathLimit>> limits;
+  std::vector<std::vector<PcieShare>> limits;
   std::vector<int> home_gpu;            // per rail: the GPU next to its NIC (where rings enter)
   std::vector<std::string> warnings;    // e.g. a host with fewer HCAs than the profile's NICs
 };
@@ -34,7 +28,9 @@ struct Placement {
 struct GpuNics {
   std::vector<std::string> hosts;
   std::vector<std::vector<int>> gpu_hca;  // parallel to hosts
-  std::vector<std::vector<PathLimit>> gpu_limit;  // parallel to gpu_hca where given (node probes)
+  // Parallel to gpu_hca where given: what the node probe leaves of each GPU's PCIe path to its
+  // NIC (graph/node_health.h gpu_pcie_shares).
+  std::vector<std::vector<PcieShare>> gpu_limit;
 };
 
 // Throws InputError("--nodes", …) for a host the cluster does not have, a host named twice,
