@@ -336,3 +336,42 @@ TEST_CASE("NCCL_IB_HCA matching as NCCL does it") {
   CHECK(nccl_ib_hca_uses("mlx5_0:1,mlx5_1:1", "mlx5_1", 1));
   CHECK_FALSE(nccl_ib_hca_uses("mlx5_0:2", "mlx5_0", 1));
 }
+
+TEST_CASE("class-drift stays quiet on a class that agrees, and probe-incomplete fires on a cut record") {
+  if (!have_h200()) return;
+  Nodes same;
+  same.add("gpu001", h200());
+  same.add("gpu002", h200());
+  same.add("gpu003", h200());
+  CHECK(same.findings().empty());
+
+  Nodes cut;
+  cut.add("vm", h200());
+  const std::string whole = h200().text("vm");
+  cut.set.nodes[0].probe = parse_node_probe(whole.substr(0, whole.find("[missing]")), "vm.probe");
+  auto f = of_kind(cut.findings(), NodeAnomaly::Kind::ProbeIncomplete);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].find("vm: vm.probe ends before the probe's end marker") == 0);
+}
+
+TEST_CASE("nccl-version-drift: one container of a class with another NCCL, quiet when they agree") {
+  if (!have_h200()) return;
+  auto container = [](const std::string& host, const std::string& nccl) {
+    return parse_node_probe("slurmtopo-probe 1\nwhere container\nhost " + host +
+                                "\nkernel 6.8.0\n[verbs]\n[cuda]\nnccl /usr/lib/x86_64-linux-gnu/libnccl.so." + nccl +
+                                "\nslurmtopo-probe-end\n",
+                            host + ".container.probe");
+  };
+  Nodes n;
+  n.add("gpu001", h200());
+  n.add("gpu002", h200());
+  n.add("gpu003", h200());
+  n.set.nodes[0].container_probe = container("gpu001", "2.21.5");
+  n.set.nodes[1].container_probe = container("gpu002", "2.21.5");
+  n.set.nodes[2].container_probe = container("gpu003", "2.21.5");
+  CHECK(of_kind(n.findings(), NodeAnomaly::Kind::NcclDrift).empty());
+  n.set.nodes[2].container_probe = container("gpu003", "2.18.3");
+  auto f = of_kind(n.findings(), NodeAnomaly::Kind::NcclDrift);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0] == "gpu003: NCCL 2.18.3 where 2 other hosts of its class (gpu[001-002]) have 2.21.5");
+}
