@@ -11,4 +11,10 @@ std::string shell_quote(const std::string& word) {
   return out + "'";
 }
 
+std::string shell_join(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + shell_quote(a);
+  return out;
+}
+
 }  // namespace slurmtopo

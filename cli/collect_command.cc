@@ -29,15 +29,12 @@ void add_collect_command(CLI::App& app) {
                               "print the srun command and an sbatch script instead"}}));
   add_nodes_option(*cmd, o->request.nodes, "the ones to collect from, e.g. gpu[001-128]")->required();
   add_output_dir_option(*cmd, o->request.out_dir, "<node>.xml, on a shared filesystem");
-  cmd->add_option("-p,--partition", o->request.partition, "partition for the step");
-  cmd->add_option("-A,--account", o->request.account, "account for the step");
-  cmd->add_option("-t,--time", o->request.time_limit, "time limit for the step")->capture_default_str();
-  cmd->add_option("--container-exec", o->request.container_exec,
-                  "run the node probe a second time through this command prefix, inside the job's container, "
-                  "e.g. 'apptainer exec --nv /images/train.sif' (writes <node>.container.probe)");
-  cmd->add_option("--container-image", o->request.container_image,
-                  "run the node probe a second time, in a step of its own inside this image (Pyxis), e.g. "
-                  "nvcr.io#nvidia/pytorch:24.05-py3 (writes <node>.container.probe)");
+  add_batch_job_options(*cmd, {&o->request.partition, &o->request.account, &o->request.time_limit}, "the step");
+  add_container_options(*cmd, o->request.container_exec, o->request.container_image,
+                        "the node probe runs a second time through it, inside the job's container (writes "
+                        "<node>.container.probe)",
+                        "the node probe runs a second time, in a step of its own inside it (writes "
+                        "<node>.container.probe)");
   cmd->add_option("--srun-arg", o->request.extra_srun_args, "extra srun argument, e.g. --srun-arg=--gres=gpu:8 (repeatable)");
   add_dry_run_option(*cmd, o->dry_run, "print the srun command and an equivalent sbatch script; run nothing");
   cmd->callback([o] {

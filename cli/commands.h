@@ -20,6 +20,7 @@ void add_place_command(CLI::App& app);  // `place` (cli/place_command.cc)
 void add_whatif_command(CLI::App& app);  // `whatif`, `whatif merge` (cli/whatif_command.cc)
 void add_apply_command(CLI::App& app);   // `apply` (cli/apply_command.cc)
 void add_report_command(CLI::App& app);  // `report` (cli/report_command.cc)
+void add_probe_command(CLI::App& app);   // `probe` (cli/probe_command.cc)
 
 // Exit code a callback asks main() to return (CLI11 callbacks cannot return one).
 struct Exit { int code; };

@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
       {"generate", slurmtopo::cli::add_generate_command}, {"simulate", slurmtopo::cli::add_simulate_command},
       {"discover", slurmtopo::cli::add_discover_command}, {"place", slurmtopo::cli::add_place_command},
       {"whatif", slurmtopo::cli::add_whatif_command},     {"apply", slurmtopo::cli::add_apply_command},
-      {"report", slurmtopo::cli::add_report_command},
+      {"report", slurmtopo::cli::add_report_command},     {"probe", slurmtopo::cli::add_probe_command},
   };
   const std::string_view first = argc > 1 ? argv[1] : "";
   const auto named = std::find_if(std::begin(kCommands), std::end(kCommands), [&](const auto& c) { return c.first == first; });

@@ -75,6 +75,13 @@ CLI::Option* add_profile_option(CLI::App& app, std::string& profile, const std::
   return app.add_option("--profile", profile, "hardware profile: a shipped name (" + names + ") or a YAML file, " + what);
 }
 
+CLI::Option* add_measured_option(CLI::App& app, std::string& path, const std::string& what) {
+  return app
+      .add_option("--measured", path,
+                  "nccl-tests outputs with their NCCL_DEBUG=INFO lines or logs (a file, or a directory of them): " + what)
+      ->check(CLI::ExistingPath);
+}
+
 CLI::Option* add_slurm_conf_option(CLI::App& app, std::string& slurm_conf, const std::string& what) {
   return app.add_option("--slurm-conf", slurm_conf, "slurm.conf: " + what)->check(CLI::ExistingFile);
 }
@@ -109,6 +116,19 @@ void add_job_options(CLI::App& app, const JobOptions& into) {
   app.add_option("--weights", *into.weights, "node Weight=, 'HOSTLIST=W,...' (others 1)");
   app.add_option("--busy", *into.busy, "busy nodes: allocated to other jobs (hostlist)" + into.busy_detail);
   app.add_option("--topology-param", *into.topology_param, "TopologyParam: TopoOptional and/or Dragonfly (comma separated)");
+}
+
+void add_batch_job_options(CLI::App& app, const BatchJobOptions& into, const std::string& what) {
+  app.add_option("-p,--partition", *into.partition, "partition: for " + what);
+  app.add_option("-A,--account", *into.account, "account: for " + what);
+  app.add_option("-t,--time", *into.time_limit, "time limit: for " + what)->capture_default_str();
+}
+
+void add_container_options(CLI::App& app, std::string& exec, std::string& image, const std::string& exec_what,
+                           const std::string& image_what) {
+  app.add_option("--container-exec", exec,
+                 "container command prefix: e.g. 'apptainer exec --nv /images/train.sif', " + exec_what);
+  app.add_option("--container-image", image, "container image (Pyxis): e.g. nvcr.io#nvidia/pytorch:24.05-py3, " + image_what);
 }
 
 CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what) {

@@ -88,6 +88,20 @@ struct JobOptions {
 };
 void add_job_options(CLI::App& app, const JobOptions& into);
 
+// The Slurm job a command runs or writes, as collect and probe take it: -p/--partition,
+// -A/--account and -t/--time (its default shown); `what` names it ("the step", "the job").
+struct BatchJobOptions {
+  std::string* partition;
+  std::string* account;
+  std::string* time_limit;
+};
+void add_batch_job_options(CLI::App& app, const BatchJobOptions& into, const std::string& what);
+
+// One way into the job's container: --container-exec (a command prefix) or --container-image
+// (Pyxis); the library refuses both. `exec_what` and `image_what` say what runs inside.
+void add_container_options(CLI::App& app, std::string& exec, std::string& image, const std::string& exec_what,
+                           const std::string& image_what);
+
 // -o/--output: "-" or absent is stdout. `what` says what is written there.
 CLI::Option* add_output_option(CLI::App& app, std::string& output, const std::string& what);
 
@@ -98,6 +112,10 @@ CLI::Option* add_output_dir_option(CLI::App& app, std::string& dir, const std::s
 // a new file dropping the current one's nodes) are a warning, not a refusal. `what` says which
 // this command accepts.
 CLI::Option* add_allow_missing_option(CLI::App& app, bool& allow, const std::string& what);
+
+// --measured PATH: nccl-tests outputs and NCCL_DEBUG=INFO logs, a file or a directory
+// (simulate/measured/measured_run.h), each run compared with its prediction.
+CLI::Option* add_measured_option(CLI::App& app, std::string& path, const std::string& what);
 
 // --topology FILE: the topology.conf (or topology.yaml) Slurm uses now, read as input. `what`
 // says what the command does with it. (whatif's edit, a file Slurm would use instead, is

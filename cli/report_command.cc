@@ -27,6 +27,7 @@ std::string command_line(const CommissionRequest& r, const NodeInputs& n, const 
   if (!r.topology.empty()) s += " --topology " + r.topology;
   if (!r.profile.empty()) s += " --profile " + r.profile;
   if (!r.baseline.empty()) s += " --baseline " + r.baseline;
+  if (!r.measured.empty()) s += " --measured " + r.measured;
   if (r.format != "conf") s += " --format " + r.format;
   if (r.plugin != "tree") s += " --plugin " + r.plugin;
   if (!r.nvlink_domains.empty()) s += " --nvlink-domains " + r.nvlink_domains;
@@ -68,6 +69,7 @@ void add_report_command(CLI::App& app) {
   add_profile_option(*cmd, opt->request.profile, "for the predictions (default: from the nodes)");
   cmd->add_option("--baseline", opt->request.baseline, "an earlier report's JSON: what is new, fixed, still open")
       ->check(CLI::ExistingFile);
+  add_measured_option(*cmd, opt->request.measured, "each run against its prediction, and why it fell short");
   add_slurm_version_option(*cmd, opt->slurm_version, "the one the files are for and checked by");
   add_topology_form_options(*cmd, {&opt->request.format, &opt->request.plugin, &opt->request.nvlink_domains});
   add_output_option(*cmd, opt->outputs.html, "the HTML page");

@@ -29,12 +29,6 @@ constexpr const char* kTaskScript =
     "if [ -n \"$3\" ]; then c=\"$1/$n.container.probe.tmp.$$\"; "
     "$3 /bin/sh -c \"$2\" probe container >\"$c\" 2>/dev/null || :; mv -f \"$c\" \"$1/$n.container.probe\"; fi";
 
-std::string joined(const std::vector<std::string>& argv) {
-  std::string out;
-  for (const auto& a : argv) out += (out.empty() ? "" : " ") + shell_quote(a);
-  return out;
-}
-
 }  // namespace
 
 CollectPlan plan_collect(const CollectRequest& r) {
@@ -68,7 +62,7 @@ CollectPlan plan_collect(const CollectRequest& r) {
   plan.srun_argv.insert(plan.srun_argv.end(), options.begin(), options.end());
   plan.srun_argv.insert(plan.srun_argv.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
   plan.srun_argv.insert(plan.srun_argv.end(), task.begin(), task.end());
-  plan.srun_command = joined(plan.srun_argv);
+  plan.srun_command = shell_join(plan.srun_argv);
   // Pyxis puts the whole step in the container, so the container's probe is a step of its own;
   // srun writes each node's stdout to OUT/<node>.container.probe (%N), since the container
   // need not see OUT. No rename here: the probe's end marker tells a cut record.
@@ -81,7 +75,7 @@ CollectPlan plan_collect(const CollectRequest& r) {
     plan.container_argv = {"srun"};
     plan.container_argv.insert(plan.container_argv.end(), options.begin(), options.end());
     plan.container_argv.insert(plan.container_argv.end(), container_step.begin(), container_step.end());
-    plan.container_command = joined(plan.container_argv);
+    plan.container_command = shell_join(plan.container_argv);
   }
 
   std::string s = "#!/bin/sh\n";
@@ -101,11 +95,11 @@ CollectPlan plan_collect(const CollectRequest& r) {
   std::vector<std::string> step = {"srun", "--ntasks-per-node=1"};
   step.insert(step.end(), r.extra_srun_args.begin(), r.extra_srun_args.end());
   step.insert(step.end(), task.begin(), task.end());
-  s += joined(step) + "\n";
+  s += shell_join(step) + "\n";
   if (!container_step.empty()) {
     std::vector<std::string> second = {"srun", "--ntasks-per-node=1"};
     second.insert(second.end(), container_step.begin(), container_step.end());
-    s += joined(second) + "\n";
+    s += shell_join(second) + "\n";
   }
   plan.sbatch_script = s;
 

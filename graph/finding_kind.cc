@@ -31,6 +31,9 @@ constexpr FindingCheck kChecks[] = {
     {"nodes.container", "the job's container reaches the RDMA devices through a verbs provider, its NCCL_IB_HCA "
                         "names the rails, its CUDA runs on the driver (where probed in the container)"},
     {"performance.profile", "the hardware profile the predictions use matches the fabric's NICs"},
+    {"performance.measured", "every measured nccl-tests run is within the model's error of its prediction, ran over "
+                             "RDMA with GPUDirect on the GPUs' nearest HCAs, and counted no wrong result (where "
+                             "measured)"},
 };
 
 }  // namespace

@@ -30,6 +30,7 @@
 #include "graph/cluster_inputs.h"
 #include "slurm/release.h"
 #include "graph/finding_kind.h"
+#include "simulate/measured/measured_findings.h"
 
 namespace slurmtopo {
 
@@ -49,6 +50,7 @@ struct CommissionRequest {
   std::string nvlink_domains;           // --nvlink-domains FILE|DIR: the blocks, else leaf groups
   std::string command;        // how the report was made (shown, and in the emitted headers)
   std::string cluster_name;   // --cluster-name; "" = slurm.conf's ClusterName, if any
+  std::string measured;       // --measured DIR|FILE: nccl-tests runs and NCCL logs to compare
 };
 
 enum class Verdict { Pass, Warn, Fail };
@@ -187,6 +189,16 @@ struct Performance {
   int mismatched_hosts = 0;          // hosts whose HCA count differs from the profile's NICs
 };
 
+// Measured against predicted (--measured; simulate/measured/measured_compare.h): every run read,
+// each against the prediction on its hosts, with its evidence. Its findings are in
+// CommissionReport::findings under performance.measured.
+struct MeasuredSection {
+  std::string source;                // the --measured path
+  std::string profile, routing;
+  std::vector<RunComparison> runs;   // file order
+  std::vector<std::string> warnings;
+};
+
 struct SlurmFile {
   std::string name;                  // "topology.conf", "topology.conf (topology/block)",
                                      // "topology.yaml", "gres.conf", "slurm.conf NodeName lines"
@@ -245,6 +257,7 @@ struct CommissionReport {
   std::vector<ClassNodes> classes;
   std::vector<std::string> node_warnings;
   std::optional<Performance> performance;
+  std::optional<MeasuredSection> measured;
   std::vector<SlurmFile> slurm;
   std::vector<std::string> topology_diff;      // against --topology
   std::string topology_in_service;             // its path, "" without --topology

@@ -102,7 +102,8 @@ std::string commission_html(const CommissionReport& r) {
       << "<a href=\"#drawing\">Drawing</a><a href=\"#links\">Link health</a>"
       << (r.plans.empty() ? "" : "<a href=\"#plan\">Cabling plan</a>")
       << (r.classes.empty() ? "" : "<a href=\"#nodes\">Nodes</a>")
-      << (r.performance ? "<a href=\"#performance\">Performance</a>" : "") << "<a href=\"#slurm\">Slurm</a>"
+      << (r.performance ? "<a href=\"#performance\">Performance</a>" : "")
+      << (r.measured ? "<a href=\"#measured\">Measured</a>" : "") << "<a href=\"#slurm\">Slurm</a>"
       << (r.baseline ? "<a href=\"#baseline\">Since the baseline</a>" : "") << "</nav></header>\n<main>\n";
   html_verdict(r, out);
   html_baseline(r, out);
@@ -112,6 +113,7 @@ std::string commission_html(const CommissionReport& r) {
   html_cabling_plan(r, out);
   html_nodes(r, out);
   html_performance(r, out);
+  html_measured(r, out);
   html_slurm(r, out);
   out << "</main>\n<footer><p class=\"meta\">slurmtopo report, schema version " << kReportSchemaVersion
       << "</p></footer>\n</body></html>\n";

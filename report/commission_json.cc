@@ -6,6 +6,7 @@
 
 #include "report/cabling_plan_summary.h"
 #include "report/commission.h"
+#include "report/measured_report.h"
 #include "report/port_counters_json.h"
 #include "slurm/hostlist.h"
 
@@ -160,6 +161,10 @@ std::string commission_json(const CommissionReport& r) {
   j["node_classes"] = classes(r.classes);
   j["node_warnings"] = r.node_warnings;
   j["performance"] = performance(r.performance);
+  j["measured"] = r.measured ? json{{"source", r.measured->source}, {"profile", r.measured->profile},
+                                    {"routing", r.measured->routing}, {"runs", measured_runs_json(r.measured->runs)},
+                                    {"warnings", r.measured->warnings}}
+                             : json(nullptr);
   json slurm = json::array();
   for (const auto& f : r.slurm)
     slurm.push_back({{"name", f.name}, {"check", f.check.empty() ? json(nullptr) : json(f.check)},

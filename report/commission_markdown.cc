@@ -2,6 +2,7 @@
 // counters (with --counters), and what changed since the baseline.
 #include <sstream>
 
+#include "base/text.h"
 #include "graph/link_health.h"
 #include "report/cabling_plan_summary.h"
 #include "report/commission.h"
@@ -85,6 +86,29 @@ std::string commission_markdown(const CommissionReport& r) {
       header = true;
       out << "| " << cell(s.name) << " | " << cell(s.unit) << " | " << s.planned << " | " << s.present << " | "
           << s.findings << " |\n";
+    }
+  }
+  if (r.measured) {
+    out << "\n## Measured against predicted\n\n" << r.measured->runs.size() << " nccl-tests "
+        << (r.measured->runs.size() == 1 ? "run" : "runs") << " from " << r.measured->source << ", predicted with "
+        << (r.measured->profile.empty() ? std::string("no profile") : "the " + r.measured->profile + " profile")
+        << "; measured busbw is the better of out-of-place and in-place.\n";
+    for (const RunComparison& run : r.measured->runs) {
+      out << "\n### " << run.collective << " on " << run.hostlist << ", " << run.ranks << " GPUs (" << run.source
+          << ")\n\n";
+      if (!run.not_predicted.empty()) out << "Not predicted: " << run.not_predicted << "\n";
+      if (!run.sizes.empty()) {
+        out << "| size | measured GB/s | predicted GB/s | algorithm | prediction error | model claims | standing |\n"
+               "|---|---|---|---|---|---|---|\n";
+        for (const SizeCheck& z : run.sizes)
+          out << "| " << format_size(z.bytes) << " | " << fixed_decimals(z.measured_gbs, 2) << " | "
+              << fixed_decimals(z.predicted_gbs, 2) << " | " << z.algorithm << " | "
+              << fixed_decimals(z.prediction_error * 100, 1) << " % | "
+              << (z.tolerance ? "±" + fixed_decimals(*z.tolerance * 100, 0) + " %" : std::string("-")) << " | "
+              << to_string(z.standing) << " |\n";
+      }
+      for (const Cause& c : run.causes) out << "\n- evidence " << c.order << ": " << cell(c.detail);
+      if (!run.causes.empty()) out << "\n";
     }
   }
   if (r.baseline) {

@@ -54,6 +54,12 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
                                             const NodeSet* nodes, const NodeJoin* join,
                                             const std::vector<Finding>& findings);
 
+// commission_measured.cc: every --measured run against its prediction, with the report's own
+// profile (or the nodes'), the node findings of `join` and the cluster's cable findings as
+// causes. Throws InputError for a bad file (the readers').
+MeasuredSection plan_measured(const Cluster& cluster, const std::string& path, const std::string& profile,
+                              const NodeSet* nodes, const NodeJoin* join);
+
 // The page's parts (commission_html*.cc), each writing one <section>.
 std::string html_escape(std::string_view text);
 // A figure in an SVG drawing or chart: a coordinate, or a label's value (printf's `fmt`).
@@ -70,6 +76,7 @@ void html_links(const CommissionReport& r, std::ostream& out);
 void html_cabling_plan(const CommissionReport& r, std::ostream& out);
 void html_nodes(const CommissionReport& r, std::ostream& out);
 void html_performance(const CommissionReport& r, std::ostream& out);
+void html_measured(const CommissionReport& r, std::ostream& out);
 void html_slurm(const CommissionReport& r, std::ostream& out);
 void html_baseline(const CommissionReport& r, std::ostream& out);
 

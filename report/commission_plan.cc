@@ -260,6 +260,12 @@ CommissionReport plan_commission(const CommissionRequest& r) {
 
   for (const Host& h : cluster.hosts) out.hosts.push_back(h.name);
   out.cables = cable_names(cluster);
+  // Before the performance section takes the cluster; its findings after, so that a host that
+  // measured slow is not left out of the predicted curves.
+  if (!r.measured.empty()) {
+    out.measured = plan_measured(cluster, r.measured, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr);
+    out.applicable.insert("performance.measured");
+  }
   // Last: the what-if case keeps the cluster.
   out.performance =
       plan_performance(std::move(cluster), r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings);
@@ -269,6 +275,9 @@ CommissionReport plan_commission(const CommissionRequest& r) {
       out.findings.push_back(make_finding("performance", kPerformanceFindingKinds[0], out.performance->profile,
                                           out.performance->profile_mismatch, out.performance->mismatched_hosts));
   }
+  if (out.measured)
+    for (const MeasuredFinding& f : measured_findings(out.measured->runs))
+      out.findings.push_back(make_finding("performance", measured_kind(f.kind), f.subject, f.detail, f.count));
   if (baseline) out.baseline = diff_baseline(*baseline, out, r.baseline);
   decide_checks(out);
   return out;

@@ -10,6 +10,7 @@
 //   place_report.h      place: the hostlist and, with --explain, why
 //   sweep_report.h      discover fabric: progress on a terminal, what a partial sweep missed
 //   simulate_report.h   simulate tables and JSON
+//   measured_report.h   simulate --measured: measured against predicted, the causes
 //   whatif_report.h     whatif tables and JSON, from a run's records
 //   commission.h        `report`: the commissioning report (HTML, JSON, Markdown) and its verdicts
 #pragma once
@@ -22,6 +23,7 @@
 #include "report/node_classes_report.h"
 #include "report/node_join_report.h"
 #include "report/place_report.h"
+#include "report/measured_report.h"
 #include "report/simulate_report.h"
 #include "report/sweep_report.h"
 #include "report/whatif_report.h"

@@ -51,6 +51,8 @@ declare -A seeds=(
   [topology_yaml_fuzzer]="tests/bad/topology-yaml/*"
   [node_probe_fuzzer]="$shared/nodes/measured/h200-vm/nvidia-smi-q.txt $shared/nodes/measured/h200-vm/sysfs-pci.txt"
   [block_topology_fuzzer]="$shared/fabrics/public/azure_cyclecloud/block_topology.txt"
+  [nccl_tests_output_fuzzer]="tests/data/nccl/*.out tests/bad/nccl/*.out"
+  [nccl_log_fuzzer]="tests/data/nccl/*.log tests/bad/nccl/*.log"
 )
 
 status=0

@@ -5,6 +5,7 @@
 //   contention.h        the flows of each algorithm on NVLink, PCIe, NICs and cables, shared
 //   nccl_model.h        NCCL's latency/bandwidth model per algorithm and protocol
 //   prediction.h        predict(): per size the algorithm, time, algbw, busbw, what limits it
+//   model_error.h       the error the model claims per size and node count (docs/simulator.md)
 //   placement_costs.h   many placements at one size, each distinct one predicted once
 //   simulation.h        `slurmtopo simulate` as one call: cluster, hardware, routing, predictions
 // The model, its assumptions and its calibration: docs/simulator.md.
@@ -16,6 +17,7 @@
 #include "simulate/collective/network_stage.h"
 #include "simulate/collective/node_stage.h"
 #include "simulate/collective/hardware_profile.h"
+#include "simulate/collective/model_error.h"
 #include "simulate/collective/nccl_model.h"
 #include "simulate/collective/node_profile.h"
 #include "simulate/collective/placement.h"

@@ -29,3 +29,9 @@ TEST_CASE("shell_quote: sh reads every quoted word back as it was") {
     CHECK(got == word);
   }
 }
+
+TEST_CASE("shell_join: one shell line, each word quoted as shell_quote does") {
+  CHECK(shell_join({"srun", "-w", "gpu[1-4]", "it's"}) == "srun -w 'gpu[1-4]' 'it'\\''s'");
+  CHECK(shell_join({}).empty());
+  CHECK(shell_join({""}) == "''");
+}

@@ -79,6 +79,7 @@ TEST_CASE("report checks: every finding kind is decided by the check it declares
   kinds.insert(kinds.end(), std::begin(kNodeAnomalyKinds), std::end(kNodeAnomalyKinds));
   kinds.insert(kinds.end(), std::begin(kInputFindingKinds), std::end(kInputFindingKinds));
   kinds.insert(kinds.end(), std::begin(kPerformanceFindingKinds), std::end(kPerformanceFindingKinds));
+  kinds.insert(kinds.end(), std::begin(kMeasuredFindingKinds), std::end(kMeasuredFindingKinds));
   std::set<std::string> names;
   for (const FindingKind& k : kinds) {
     CAPTURE(k.name);
@@ -119,7 +120,9 @@ TEST_CASE("report checks: the report's own finding kinds are on docs/findings.md
   std::ifstream in(std::string(SLURMTOPO_SOURCE_DIR) + "/docs/findings.md");
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(!doc.empty());
-  for (const FindingKind& k : kPerformanceFindingKinds) {
+  std::vector<FindingKind> kinds(std::begin(kPerformanceFindingKinds), std::end(kPerformanceFindingKinds));
+  kinds.insert(kinds.end(), std::begin(kMeasuredFindingKinds), std::end(kMeasuredFindingKinds));
+  for (const FindingKind& k : kinds) {
     CAPTURE(k.name);
     CHECK(doc.find(std::string("| `") + k.name + "` | `" + k.check + "` | " + to_string(k.severity) + " |") !=
           std::string::npos);

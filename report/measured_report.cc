@@ -1,0 +1,127 @@
+#include "report/measured_report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "base/exit_codes.h"
+#include "base/text.h"
+#include "base/version.h"
+
+namespace slurmtopo {
+
+namespace {
+
+double rounded(double x) { return std::isfinite(x) ? std::round(x * 1000) / 1000 : 0; }
+
+std::string signed_percent(double x) {
+  const long p = std::lround(x * 100);
+  return (p > 0 ? "+" : "") + std::to_string(p) + " %";
+}
+
+// "-" where either figure rounds to nothing (8 B at 0.00 GB/s): a percentage of it says nothing.
+std::string shown_deviation(const SizeCheck& s) {
+  return s.measured_gbs < 0.005 || s.predicted_gbs < 0.005 ? "-" : signed_percent(s.prediction_error);
+}
+
+void print_run(std::ostream& out, const RunComparison& r) {
+  out << r.collective << " on " << r.hostlist << ": " << r.hosts.size() << (r.hosts.size() == 1 ? " host" : " hosts")
+      << " x " << r.gpus_per_host << " = " << r.ranks << " ranks (" << r.source << ")"
+      << (r.logged ? ", NCCL log read" : ", no NCCL log of the run") << "\n";
+  if (!r.complete) out << "  cut short: " << r.rows << " rows, no average line\n";
+  if (!r.not_predicted.empty()) {
+    out << "  not predicted: " << r.not_predicted << "\n";
+  } else {
+    char line[256];
+    std::snprintf(line, sizeof line, "  %10s %14s %15s %-16s %9s %9s  %s\n", "size", "measured GB/s", "predicted GB/s",
+                  "algorithm", "pred. error", "model", "standing");
+    out << line;
+    for (const SizeCheck& s : r.sizes) {
+      const std::string tol = s.tolerance ? "\u00b1" + std::to_string(std::lround(*s.tolerance * 100)) + " %" : "-";
+      std::snprintf(line, sizeof line, "  %10s %14s %15s %-16s %9s %9s  %s\n", format_size(s.bytes).c_str(),
+                    fixed_decimals(s.measured_gbs, 2).c_str(), fixed_decimals(s.predicted_gbs, 2).c_str(),
+                    s.algorithm.c_str(), shown_deviation(s).c_str(), tol.c_str(), to_string(s.standing));
+      out << line;
+    }
+  }
+  for (const Cause& c : r.causes) out << "  evidence " << c.order << ": " << c.detail << "\n";
+}
+
+}  // namespace
+
+nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const RunComparison& r : runs) {
+    nlohmann::ordered_json o;
+    o["source"] = r.source;
+    o["collective"] = r.collective;
+    o["hosts"] = r.hostlist;
+    o["ranks"] = r.ranks;
+    o["gpus_per_host"] = r.gpus_per_host;
+    o["nccl_log"] = r.logged;
+    o["complete"] = r.complete;
+    if (!r.not_predicted.empty()) o["not_predicted"] = r.not_predicted;
+    o["wrong"] = r.wrong;
+    o["sizes"] = nlohmann::ordered_json::array();
+    for (const SizeCheck& s : r.sizes) {
+      nlohmann::ordered_json x;
+      x["bytes"] = s.bytes;
+      x["measured_busbw_gbs"] = rounded(s.measured_gbs);
+      x["predicted_busbw_gbs"] = rounded(s.predicted_gbs);
+      x["algorithm"] = s.algorithm;
+      x["prediction_error"] = rounded(std::min(s.prediction_error, 1e6));
+      x["tolerance"] = s.tolerance ? nlohmann::ordered_json(*s.tolerance) : nlohmann::ordered_json();
+      x["standing"] = to_string(s.standing);
+      o["sizes"].push_back(x);
+    }
+    o["causes"] = nlohmann::ordered_json::array();
+    for (const Cause& c : r.causes)
+      o["causes"].push_back({{"order", c.order}, {"subject", c.subject}, {"detail", c.detail}});
+    out.push_back(o);
+  }
+  return out;
+}
+
+int measured_exit_code(const MeasuredResult& result) {
+  bool warn = false;
+  for (const MeasuredFinding& f : result.findings) {
+    const Severity s = measured_kind(f.kind).severity;
+    if (s == Severity::Fail) return exit_code::kFails;
+    warn |= s == Severity::Warn;
+  }
+  return warn ? exit_code::kAttention : exit_code::kOk;
+}
+
+std::string measured_report(const MeasuredResult& result, bool json) {
+  if (json) {
+    nlohmann::ordered_json j;
+    j["slurmtopo"] = slurmtopo_version();
+    j["profile"] = result.profile;
+    j["runs"] = measured_runs_json(result.runs);
+    j["findings"] = nlohmann::ordered_json::array();
+    for (const MeasuredFinding& f : result.findings) {
+      const FindingKind& k = measured_kind(f.kind);
+      j["findings"].push_back({{"kind", k.name}, {"check", k.check}, {"severity", to_string(k.severity)},
+                               {"subject", f.subject}, {"detail", f.detail}, {"count", f.count}});
+    }
+    j["warnings"] = result.warnings;
+    return j.dump(2) + "\n";
+  }
+  std::ostringstream out;
+  out << "profile " << result.profile << "; measured busbw is the better of out-of-place and in-place\n";
+  for (const RunComparison& r : result.runs) {
+    print_run(out, r);
+    out << "\n";
+  }
+  if (result.findings.empty()) out << "no finding: every claimed size within the model's error\n";
+  for (const MeasuredFinding& f : result.findings) {
+    const FindingKind& k = measured_kind(f.kind);
+    out << to_string(k.severity) << " " << k.name << " " << f.subject << ": " << f.detail << "\n";
+  }
+  for (const std::string& w : result.warnings) out << "warning: " << w << "\n";
+  return out.str();
+}
+
+}  // namespace slurmtopo

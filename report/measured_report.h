@@ -1,0 +1,25 @@
+// What `slurmtopo simulate --measured` prints: per run its placement, then per size the busbw
+// measured against predicted, the prediction's error against it, the model's stated error there and the standing;
+// then the run's evidence, most likely cause first; then the findings as inspect names them.
+// JSON carries the same, every size and every cause.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "simulate/measured/measured_simulation.h"
+
+namespace slurmtopo {
+
+std::string measured_report(const MeasuredResult& result, bool json);
+
+// The runs as both JSONs carry them (this command's and the report's "measured"): per run its
+// placement, every size measured against predicted, and every cause.
+nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs);
+
+// Exit status for a script gating on the runs: 4 when a finding fails, 3 when one warns, else 0.
+int measured_exit_code(const MeasuredResult& result);
+
+}  // namespace slurmtopo

@@ -1,0 +1,16 @@
+// simulate/measured/: what NCCL really did, against what the model predicts (docs/simulator.md,
+// "Measured against predicted").
+//   measured_run.h      nccl-tests runs joined with their NCCL logs by HOST:PID
+//   measured_causes.h   the evidence of a shortfall: NCCL's log, node findings, cables, rails
+//   measured_compare.h  each run against the prediction on its hosts, and the likely cause
+//   measured_findings.h performance.measured's findings of a set of runs
+//   measured_simulation.h  `simulate --measured` as one call
+//   probe_plan.h        `probe`: the sbatch script whose steps measure every leaf group, pair and rail
+#pragma once
+
+#include "simulate/measured/measured_causes.h"
+#include "simulate/measured/measured_compare.h"
+#include "simulate/measured/measured_findings.h"
+#include "simulate/measured/measured_run.h"
+#include "simulate/measured/measured_simulation.h"
+#include "simulate/measured/probe_plan.h"

@@ -1,0 +1,169 @@
+#include "simulate/measured/measured_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "base/files.h"
+#include "base/input_error.h"
+
+namespace slurmtopo {
+
+namespace {
+
+using HostPid = std::pair<std::string, long>;
+
+void add_unique(std::vector<std::string>& list, const std::string& s) {
+  if (!s.empty() && std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+}
+
+// The NET device a channel line names, by name: NET/IB/3 is the process's 4th bound device.
+std::string net_name(const NcclProcess& p, int index) {
+  for (const NcclNetDevice& d : p.net_devices)
+    if (d.index == index) return d.device;
+  return "";
+}
+
+void add_process(HostEvidence& e, const NcclProcess& p, const std::string& source) {
+  if (!e.logged) e.source = source;
+  e.logged = true;
+  if (e.version.empty()) e.version = p.version;
+  if (!e.cuda_driver) e.cuda_driver = p.cuda_driver;
+  // One process on sockets makes the host's traffic go over sockets: its peers' channels to it
+  // do too.
+  if (!p.network.empty() && (e.network.empty() || p.network == "Socket")) {
+    e.network = p.network;
+    e.network_line = p.first_line;
+  }
+  e.no_verbs |= p.no_verbs;
+  e.no_ib_device |= p.no_ib_device;
+  for (const NcclNetDevice& d : p.net_devices) add_unique(e.hcas, d.device);
+  for (const std::string& s : p.socket_devices) add_unique(e.socket_devices, s);
+  for (const NcclRankInit& r : p.ranks) {
+    auto it = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == r.rank; });
+    if (it == e.ranks.end()) {
+      RankEvidence x;
+      x.rank = r.rank;
+      x.bus_id = r.bus_id;
+      x.line = r.line;
+      e.ranks.push_back(std::move(x));
+    }
+  }
+  for (const NcclChannel& c : p.channels) {
+    if (c.transport.rfind("NET/", 0) != 0) continue;
+    if (!e.channel_line) e.channel_line = c.line;
+    if (c.transport == "NET/IB") {
+      ++e.ib_channels;
+      e.gdr_channels += c.gdr;
+    } else if (c.transport == "NET/Socket") {
+      ++e.socket_channels;
+    } else {
+      ++e.other_net_channels;
+    }
+    if (c.direction != "send" || c.transport != "NET/IB" || c.from_rank < 0) continue;
+    auto r = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == c.from_rank; });
+    if (r == e.ranks.end()) {
+      RankEvidence x;
+      x.rank = c.from_rank;
+      x.line = c.line;
+      r = e.ranks.insert(e.ranks.end(), std::move(x));
+    }
+    add_unique(r->hcas, net_name(p, c.net_device));
+  }
+  for (const NcclGdrState& g : p.gdr)
+    if (!g.enabled) e.gdr_disabled.push_back(g);
+  if (auto it = p.env.find("NCCL_IB_HCA"); it != p.env.end() && e.ib_hca_env.empty()) e.ib_hca_env = it->second;
+  for (const std::string& w : p.warnings) e.warnings.push_back(w);
+}
+
+}  // namespace
+
+bool MeasuredRun::logged() const {
+  return std::any_of(evidence.begin(), evidence.end(), [](const HostEvidence& e) { return e.logged; });
+}
+
+namespace {
+
+// "dir/step1.out" and "dir/step1.log" are one step's: the same path without its extension.
+std::string stem(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const size_t dot = path.find('.', slash == std::string::npos ? 0 : slash + 1);
+  return dot == std::string::npos ? path : path.substr(0, dot);
+}
+
+}  // namespace
+
+std::vector<MeasuredRun> join_measured(std::vector<NcclTestsRun> runs, const std::vector<NcclLog>& logs) {
+  std::map<HostPid, std::vector<std::pair<const NcclProcess*, const std::string*>>> processes;
+  for (const NcclLog& log : logs)
+    for (const NcclProcess& p : log.processes) processes[{p.host, p.pid}].push_back({&p, &log.source});
+  std::vector<MeasuredRun> out;
+  for (NcclTestsRun& run : runs) {
+    MeasuredRun m;
+    std::map<std::string, int> ranks_on;
+    for (const NcclTestsDevice& d : run.devices) {
+      if (!ranks_on.count(d.host)) m.hosts.push_back(d.host);
+      ++ranks_on[d.host];
+    }
+    if (!m.hosts.empty()) {
+      const int first = ranks_on[m.hosts.front()];
+      const bool even = std::all_of(ranks_on.begin(), ranks_on.end(), [&](const auto& kv) { return kv.second == first; });
+      m.gpus_per_host = even ? first : 0;
+    }
+    for (const std::string& h : m.hosts) {
+      HostEvidence e;
+      e.host = h;
+      m.evidence.push_back(std::move(e));
+    }
+    std::set<HostPid> seen;
+    for (const NcclTestsDevice& d : run.devices) {
+      const HostPid key{d.host, d.pid};
+      if (!seen.insert(key).second) continue;
+      auto it = processes.find(key);
+      if (it == processes.end()) continue;
+      const size_t h = std::find(m.hosts.begin(), m.hosts.end(), d.host) - m.hosts.begin();
+      // PIDs come round again: only the run's own file, or its step's log beside it.
+      for (const auto& [p, source] : it->second)
+        if (stem(*source) == stem(run.source)) add_process(m.evidence[h], *p, *source);
+    }
+    for (HostEvidence& e : m.evidence)
+      std::sort(e.ranks.begin(), e.ranks.end(), [](const RankEvidence& a, const RankEvidence& b) { return a.rank < b.rank; });
+    m.test = std::move(run);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<MeasuredRun> read_measured(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    for (const auto& entry : fs::directory_iterator(path, ec))
+      if (entry.is_regular_file()) files.push_back(entry.path().string());
+    if (ec) throw InputError(path, 0, "expected a readable directory of nccl-tests outputs and NCCL logs");
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(path);
+  }
+  std::vector<NcclTestsRun> runs;
+  std::vector<NcclLog> logs;
+  for (const std::string& f : files) {
+    const std::string text = read_file(f, "an nccl-tests output or NCCL log");
+    // A header with neither a device line nor a row (a stray line of nccl-tests in a job's log)
+    // measured nothing; one with devices and no row is a run that hung, and stays.
+    for (NcclTestsRun& r : parse_nccl_tests_output(text, f))
+      if (!r.devices.empty() || !r.rows.empty()) runs.push_back(std::move(r));
+    NcclLog log = parse_nccl_log(text, f);
+    if (log.nccl_lines) logs.push_back(std::move(log));
+  }
+  if (runs.empty())
+    throw InputError(path, 0,
+                     "expected nccl-tests output: a `# nThread` header and its size table (all_reduce_perf and the "
+                     "other *_perf programs' stdout)");
+  return join_measured(std::move(runs), logs);
+}
+
+}  // namespace slurmtopo
