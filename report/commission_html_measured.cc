@@ -93,7 +93,7 @@ void html_measured(const CommissionReport& r, std::ostream& out) {
       std::vector<std::string> cls;
       for (const SizeCheck& s : run.sizes) {
         rows.push_back({format_size(s.bytes), svg_num(s.measured_gbs, "%.2f"), svg_num(s.predicted_gbs, "%.2f"),
-                        s.algorithm, svg_num(100 * s.prediction_error) + " %",
+                        s.algorithm, svg_num(100 * s.prediction_error, "%+.1f") + " %",
                         s.tolerance ? "±" + svg_num(100 * *s.tolerance, "%.0f") + " %" : "-", to_string(s.standing)});
         cls.push_back(s.standing == Standing::Below ? "fail" : s.standing == Standing::Above ? "warn" : "");
       }

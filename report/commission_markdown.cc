@@ -103,7 +103,7 @@ std::string commission_markdown(const CommissionReport& r) {
         for (const SizeCheck& z : run.sizes)
           out << "| " << format_size(z.bytes) << " | " << fixed_decimals(z.measured_gbs, 2) << " | "
               << fixed_decimals(z.predicted_gbs, 2) << " | " << z.algorithm << " | "
-              << fixed_decimals(z.prediction_error * 100, 1) << " % | "
+              << (z.prediction_error > 0 ? "+" : "") << fixed_decimals(z.prediction_error * 100, 1) << " % | "
               << (z.tolerance ? "±" + fixed_decimals(*z.tolerance * 100, 0) + " %" : std::string("-")) << " | "
               << to_string(z.standing) << " |\n";
       }

@@ -69,22 +69,20 @@ const char* to_string(Standing s) {
   return "?";
 }
 
-bool RunComparison::below() const { return worst_below() != nullptr; }
-bool RunComparison::above() const { return worst_above() != nullptr; }
+bool RunComparison::below() const { return largest_below() != nullptr; }
+bool RunComparison::above() const { return largest_above() != nullptr; }
 
-const SizeCheck* RunComparison::worst_below() const {
-  const SizeCheck* worst = nullptr;
+namespace {
+const SizeCheck* largest(const std::vector<SizeCheck>& sizes, Standing standing) {
+  const SizeCheck* out = nullptr;
   for (const SizeCheck& s : sizes)
-    if (s.standing == Standing::Below && (!worst || s.prediction_error > worst->prediction_error)) worst = &s;
-  return worst;
+    if (s.standing == standing && (!out || s.bytes > out->bytes)) out = &s;
+  return out;
 }
+}  // namespace
 
-const SizeCheck* RunComparison::worst_above() const {
-  const SizeCheck* worst = nullptr;
-  for (const SizeCheck& s : sizes)
-    if (s.standing == Standing::Above && (!worst || s.prediction_error < worst->prediction_error)) worst = &s;
-  return worst;
-}
+const SizeCheck* RunComparison::largest_below() const { return largest(sizes, Standing::Below); }
+const SizeCheck* RunComparison::largest_above() const { return largest(sizes, Standing::Above); }
 
 RunComparison compare_run(const MeasuredRun& run, const MeasuredContext& ctx) {
   RunComparison out;

@@ -58,9 +58,10 @@ struct RunComparison {
   std::vector<Cause> causes;    // every piece of evidence, most likely first
   bool below() const;
   bool above() const;
-  // The worst claimed size below (or above) the prediction; nullptr when none.
-  const SizeCheck* worst_below() const;
-  const SizeCheck* worst_above() const;
+  // The largest size judged below (or above) the prediction, the bandwidth-bound figure an
+  // admin quotes; nullptr when none.
+  const SizeCheck* largest_below() const;
+  const SizeCheck* largest_above() const;
 };
 
 // Never throws for what the run holds: a run that cannot be predicted (other GPUs than the

@@ -27,7 +27,7 @@ std::vector<MeasuredFinding> measured_findings(const std::vector<RunComparison>&
                      what + ": " + counted(r.wrong, "wrong element", "wrong elements") + " (first at row line " +
                          std::to_string(r.wrong_line) +
                          "): a GPU, NVLink or NIC corrupts data; rerun single-node on each host to find it"});
-    if (const SizeCheck* s = r.worst_below()) {
+    if (const SizeCheck* s = r.largest_below()) {
       std::string detail = what + ": " + format_size(s->bytes) + " " + fixed_decimals(s->measured_gbs, 1) +
                            " GB/s busbw measured, " + fixed_decimals(s->predicted_gbs, 1) + " predicted (" +
                            "the prediction " + magnitude(s->prediction_error) +
@@ -44,7 +44,7 @@ std::vector<MeasuredFinding> measured_findings(const std::vector<RunComparison>&
                   "no erroring or degraded cable on its routes";
       }
       out.push_back({MeasuredKind::Below, subject, detail});
-    } else if (const SizeCheck* a = r.worst_above()) {
+    } else if (const SizeCheck* a = r.largest_above()) {
       out.push_back({MeasuredKind::Above, subject,
                      what + ": " + format_size(a->bytes) + " " + fixed_decimals(a->measured_gbs, 1) + " GB/s measured, " +
                          fixed_decimals(a->predicted_gbs, 1) + " predicted (the prediction " +
