@@ -117,7 +117,8 @@ void hca_causes(std::vector<Cause>& out, const MeasuredRun& run, const MeasuredC
   for (const HostEvidence& e : run.evidence) {
     const int h = c.host_index(e.host);
     if (h < 0) continue;
-    for (const auto& [pos, rank] : pos_rank[e.host]) {
+    for (const auto& at_pos : pos_rank[e.host]) {
+      const int pos = at_pos.first, rank = at_pos.second;  // clang 14 cannot capture a structured binding
       auto r = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == rank; });
       if (r == e.ranks.end() || r->hcas.size() != 1) continue;
       for (int i : c.hosts[h].hcas)
