@@ -1,11 +1,11 @@
 #include "discover/collect_plan.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <stdexcept>
 
 #include "base/input_error.h"
 #include "base/shell_quote.h"
+#include "discover/job_paths.h"
 #include "discover/node_probe_script.h"
 #include "slurm/hostlist.h"
 #include "slurm/node_names.h"
@@ -40,13 +40,8 @@ CollectPlan plan_collect(const CollectRequest& r) {
   if (plan.hosts.empty()) throw InputError("--nodes", 0, "the hostlist '" + r.nodes + "' names no node");
   for (const auto& h : plan.hosts)
     if (!valid_slurm_node_name(h)) throw InputError("--nodes", 0, "\"" + h + "\" is not a Slurm node name");
-  if (!r.container_image.empty() && !r.container_exec.empty())
-    throw InputError("--container-image", 0, "expected one way into the job's container: --container-image (Pyxis) "
-                                             "or --container-exec, not both");
-  if (r.out_dir.empty()) throw InputError("--output", 0, "expected the directory the nodes write their XML into");
-  // Absolute: the tasks start in the step's working directory on each node, not ours.
-  plan.out_dir = std::filesystem::absolute(r.out_dir).lexically_normal().string();
-  while (plan.out_dir.size() > 1 && plan.out_dir.back() == '/') plan.out_dir.pop_back();
+  check_one_container(r.container_image, r.container_exec);
+  plan.out_dir = step_output_dir(r.out_dir, "the nodes write their XML into");
 
   const std::string list = compress_hostlist(plan.hosts);
   const std::string n = std::to_string(plan.hosts.size());

@@ -29,7 +29,7 @@ namespace slurmtopo {
 
 namespace {
 
-constexpr std::string_view kVersion = "nccl-tests version";
+constexpr std::string_view kTestsVersionLine = "nccl-tests version";
 constexpr std::string_view kStarting = "Collective test starting:";
 constexpr std::string_view kOutOfBounds = "Out of bounds values";
 constexpr std::string_view kAverage = "Avg bus bandwidth";
@@ -170,7 +170,7 @@ class Stream {
 
   // `rest` is the line after its '#'.
   void read_comment(std::string_view rest) {
-    if (rest.starts_with(kVersion)) return read_version(rest.substr(kVersion.size()));
+    if (rest.starts_with(kTestsVersionLine)) return read_version(rest.substr(kTestsVersionLine.size()));
     if (rest.starts_with(kStarting)) return read_starting(trim(rest.substr(kStarting.size())));
     if (rest.starts_with("nThread ")) return read_parameters(rest);
     if (!run_) return;  // "# Collective test concluded", a finished run's "#": nothing to add
@@ -454,7 +454,7 @@ bool looks_like_nccl_tests_output(std::string_view head) {
     std::string_view t = trim(line);
     if (t.empty() || t.front() != '#') continue;
     t = trim(t.substr(1));
-    if (t.starts_with(kVersion) || t.starts_with(kStarting) || t.starts_with("nThread ")) return true;
+    if (t.starts_with(kTestsVersionLine) || t.starts_with(kStarting) || t.starts_with("nThread ")) return true;
   }
   return false;
 }

@@ -26,10 +26,10 @@ constexpr const char* kValidKeys =
     "host_regex, exclude_hosts, exclude_regex, expected_link, expected_uplinks_per_leaf, "
     "group_name_regex, default_host_names, counter_thresholds";
 
-using Reader = YamlFields;
+using SiteFields = YamlFields;
 
 // ECMAScript, as graph/ compiles it; `groups` is the least number of capture groups.
-std::string regex(const Reader& r, const YAML::Node& v, const std::string& key, unsigned groups) {
+std::string regex(const SiteFields& r, const YAML::Node& v, const std::string& key, unsigned groups) {
   const std::string text = r.text(v, key);
   try {
     const std::regex re = compile_regex(text);
@@ -41,13 +41,13 @@ std::string regex(const Reader& r, const YAML::Node& v, const std::string& key, 
   return text;
 }
 
-int parse_width(const Reader& r, const YAML::Node& at, const std::string& text) {
+int parse_width(const SiteFields& r, const YAML::Node& at, const std::string& text) {
   static const std::set<std::string> kWidths{"1", "2", "4", "8", "12"};
   if (!kWidths.count(text)) r.fail(at, "expected `expected_link` width 1, 2, 4, 8 or 12, not `" + text + "`");
   return std::stoi(text);
 }
 
-LinkSpeed parse_speed(const Reader& r, const YAML::Node& at, std::string text) {
+LinkSpeed parse_speed(const SiteFields& r, const YAML::Node& at, std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   const LinkSpeed speed = parse_link_speed(text);
@@ -58,7 +58,7 @@ LinkSpeed parse_speed(const Reader& r, const YAML::Node& at, std::string text) {
 }
 
 // `{width: 4, speed: NDR}` or the way ibnetdiscover prints it, "4xNDR".
-void expected_link(const Reader& r, const YAML::Node& v, SiteConfig& site) {
+void expected_link(const SiteFields& r, const YAML::Node& v, SiteConfig& site) {
   if (v.IsScalar()) {
     const std::string text = v.Scalar();
     const size_t x = text.find_first_of("xX");
@@ -80,7 +80,7 @@ void expected_link(const Reader& r, const YAML::Node& v, SiteConfig& site) {
   }
 }
 
-std::vector<std::string> hostlists(const Reader& r, const YAML::Node& v) {
+std::vector<std::string> hostlists(const SiteFields& r, const YAML::Node& v) {
   std::vector<std::string> out = r.strings(v, "exclude_hosts");
   size_t i = 0;
   for (const YAML::Node& item : v) {
@@ -95,7 +95,7 @@ std::vector<std::string> hostlists(const Reader& r, const YAML::Node& v) {
 
 // One threshold: decimal or 0x hex, 64 bits wide as the counters are (PortCountersExtended), up
 // to the largest the thresholds hold; a counter's total only has to be above it to fire.
-int64_t counter_threshold(const Reader& r, const YAML::Node& v, const std::string& key) {
+int64_t counter_threshold(const SiteFields& r, const YAML::Node& v, const std::string& key) {
   constexpr uint64_t kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
   const std::optional<uint64_t> n = v.IsScalar() ? parse_uint64(v.Scalar()) : std::nullopt;
   if (!n || *n > kMax)
@@ -106,7 +106,7 @@ int64_t counter_threshold(const Reader& r, const YAML::Node& v, const std::strin
 // `{SymbolErrorCounter: 50, VL15Dropped: off}`: libibmad's counter names, as ibqueryerrors'
 // threshold file spells them; a whole number, or off to never judge that counter. Each counter
 // once: of two lines, which one the admin meant is not ours to guess.
-void counter_thresholds(const Reader& r, const YAML::Node& v, SiteConfig& site) {
+void counter_thresholds(const SiteFields& r, const YAML::Node& v, SiteConfig& site) {
   std::string names;
   for (const PortCounterName& n : port_counter_names()) names += (names.empty() ? "" : ", ") + std::string(n.name);
   if (!v.IsMap()) r.fail(v, "expected `counter_thresholds` as a map of counter name to a number or off");
@@ -130,16 +130,16 @@ void counter_thresholds(const Reader& r, const YAML::Node& v, SiteConfig& site) 
   }
 }
 
-using Setter = std::function<void(const Reader&, const YAML::Node&, SiteConfig&)>;
+using Setter = std::function<void(const SiteFields&, const YAML::Node&, SiteConfig&)>;
 
 const std::map<std::string, Setter>& setters() {
   static const std::map<std::string, Setter> kSetters{
-      {"host_regex", [](const Reader& r, const YAML::Node& v,
+      {"host_regex", [](const SiteFields& r, const YAML::Node& v,
                         SiteConfig& s) { s.host_regex = regex(r, v, "host_regex", 1); }},
       {"exclude_hosts",
-       [](const Reader& r, const YAML::Node& v, SiteConfig& s) { s.exclude_hosts = hostlists(r, v); }},
+       [](const SiteFields& r, const YAML::Node& v, SiteConfig& s) { s.exclude_hosts = hostlists(r, v); }},
       {"exclude_regex",
-       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+       [](const SiteFields& r, const YAML::Node& v, SiteConfig& s) {
          s.exclude_regex = r.strings(v, "exclude_regex");
          size_t i = 0;
          for (const YAML::Node& item : v) regex(r, item, "exclude_regex[" + std::to_string(i++) + "]", 0);
@@ -147,15 +147,15 @@ const std::map<std::string, Setter>& setters() {
       {"expected_link", expected_link},
       {"counter_thresholds", counter_thresholds},
       {"default_host_names",
-       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+       [](const SiteFields& r, const YAML::Node& v, SiteConfig& s) {
          s.default_host_names = r.strings(v, "default_host_names");
        }},
       {"expected_uplinks_per_leaf",
-       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+       [](const SiteFields& r, const YAML::Node& v, SiteConfig& s) {
          s.expected_uplinks_per_leaf = r.count(v, "expected_uplinks_per_leaf");
        }},
       {"group_name_regex",
-       [](const Reader& r, const YAML::Node& v, SiteConfig& s) {
+       [](const SiteFields& r, const YAML::Node& v, SiteConfig& s) {
          // Empty keeps grouping by name off.
          const std::string text = r.text(v, "group_name_regex");
          s.group_name_regex = text.empty() ? text : regex(r, v, "group_name_regex", 1);
@@ -168,7 +168,7 @@ const std::map<std::string, Setter>& setters() {
 
 SiteConfig load_site_config(const std::string& path) {
   const YAML::Node root = load_yaml(read_file(path, "the site config"), path);
-  const Reader reader(path);
+  const SiteFields reader(path);
   SiteConfig site;
   site.source = path;
   if (root.IsNull()) return site;  // empty file: all defaults

@@ -6,6 +6,7 @@
 //   slurm_tree.h      the tree Slurm's topology/tree plugin should see
 //   node_join.h       GPUs → nearest NIC → rail → leaf
 //   cluster_cables.h  the cables as a cabling plan names them; plan_check.h: a plan against them
+//   finding_names.h   the hosts and switches a finding names
 #pragma once
 
 #include "graph/anomalies.h"

@@ -10,7 +10,7 @@
 //                           the cable ends the port counters name
 //   commission_nodes.cc     per node class: the GPU↔NIC matrix, nearest NICs, NCCL_IB_HCA
 //   commission_performance.cc  busbw curves from predict(); packed against spread from the what-if policies
-//   commission_names.cc     the switch and host names a finding mentions
+//   commission_measured.cc  --measured runs against their predictions (simulate/measured/)
 //   commission_baseline.cc  what changed since an earlier report's JSON
 //   commission_json.cc, commission_markdown.cc, commission_html*.cc   the renderings
 //   commission_write.cc     every rendering written atomically, the verdict lines

@@ -10,15 +10,12 @@
 #include "discover/node_set.h"
 #include "emit/gres_plan.h"
 #include "graph/cluster.h"
+#include "graph/finding_names.h"
 #include "graph/node_join.h"
 #include "graph/slurm_tree.h"
 #include "report/commission.h"
 
 namespace slurmtopo {
-
-// commission_names.cc: the names in a finding's text — "su1-rail3[5] - dgx005 mlx5_3" gives
-// su1-rail3, dgx005 and mlx5_3; a hostlist "dgx[001-004]" gives its hosts.
-std::vector<std::string> finding_names(const std::string& text);
 
 // commission_drawing.cc: boxes per Slurm switch (runs of them past kDrawingBoxes), cables
 // counted between boxes, each finding placed on the boxes whose switches or hosts it names.

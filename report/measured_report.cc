@@ -98,20 +98,20 @@ std::string measured_report(const MeasuredResult& result, bool json) {
   if (json) {
     nlohmann::ordered_json j;
     j["slurmtopo"] = slurmtopo_version();
-    j["profile"] = result.profile;
-    j["runs"] = measured_runs_json(result.runs);
+    j["profile"] = result.comparison.profile;
+    j["runs"] = measured_runs_json(result.comparison.runs);
     j["findings"] = nlohmann::ordered_json::array();
     for (const MeasuredFinding& f : result.findings) {
       const FindingKind& k = measured_kind(f.kind);
       j["findings"].push_back({{"kind", k.name}, {"check", k.check}, {"severity", to_string(k.severity)},
                                {"subject", f.subject}, {"detail", f.detail}, {"count", f.count}});
     }
-    j["warnings"] = result.warnings;
+    j["warnings"] = result.comparison.warnings;
     return j.dump(2) + "\n";
   }
   std::ostringstream out;
-  out << "profile " << result.profile << "; measured busbw is the better of out-of-place and in-place\n";
-  for (const RunComparison& r : result.runs) {
+  out << "profile " << result.comparison.profile << "; measured busbw is the better of out-of-place and in-place\n";
+  for (const RunComparison& r : result.comparison.runs) {
     print_run(out, r);
     out << "\n";
   }
@@ -120,7 +120,7 @@ std::string measured_report(const MeasuredResult& result, bool json) {
     const FindingKind& k = measured_kind(f.kind);
     out << to_string(k.severity) << " " << k.name << " " << f.subject << ": " << f.detail << "\n";
   }
-  for (const std::string& w : result.warnings) out << "warning: " << w << "\n";
+  for (const std::string& w : result.comparison.warnings) out << "warning: " << w << "\n";
   return out.str();
 }
 

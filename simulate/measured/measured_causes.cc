@@ -7,6 +7,7 @@
 #include "base/input_error.h"
 #include "base/text.h"
 #include "graph/cable_names.h"
+#include "graph/finding_names.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
@@ -15,10 +16,12 @@ namespace {
 
 std::string at(const std::string& file, int line) { return line > 0 ? file + ":" + std::to_string(line) : file; }
 
-bool names_any(const std::string& subject, const std::set<std::string>& hosts) {
-  for (const std::string& h : finding_hosts(subject))
-    if (hosts.count(h)) return true;
-  return false;
+// The run's hosts a finding's subject names.
+std::vector<std::string> run_hosts_named(const std::string& subject, const std::set<std::string>& hosts) {
+  std::vector<std::string> out;
+  for (std::string& h : finding_names(subject))
+    if (hosts.count(h)) out.push_back(std::move(h));
+  return out;
 }
 
 // 1. Sockets where the run spans nodes.
@@ -40,7 +43,7 @@ void socket_causes(std::vector<Cause>& out, const MeasuredRun& run) {
               " instead of RDMA";
   }
   if (hosts.empty()) return;
-  out.push_back({1, MeasuredKind::Sockets, compress_hostlist(hosts), detail});
+  out.push_back({1, MeasuredKind::Sockets, compress_hostlist(hosts), detail, hosts});
 }
 
 // 2. GPUDirect RDMA off.
@@ -51,7 +54,10 @@ void gdr_causes(std::vector<Cause>& out, const MeasuredRun& run) {
   for (const HostEvidence& e : run.evidence) {
     if (e.network == "Socket") continue;  // its traffic never reaches an HCA: cause 1 says so
     const int plain = e.ib_channels - e.gdr_channels;
-    if (plain <= 0 && e.gdr_disabled.empty()) continue;
+    // NCCL checks GPUDirect for GPU/HCA pairs it then leaves unused (graph/paths.cc): where every
+    // NET/IB channel shows GDRDMA, a "Disabled" line is about such a pair. Only without channel
+    // lines is it the evidence.
+    if (plain <= 0 && (e.gdr_disabled.empty() || e.ib_channels > 0)) continue;
     hosts.push_back(e.host);
     if (!detail.empty()) continue;
     detail = e.host + ": ";
@@ -70,7 +76,7 @@ void gdr_causes(std::vector<Cause>& out, const MeasuredRun& run) {
               "check ACS on the PCIe switches)";
   }
   if (hosts.empty()) return;
-  out.push_back({2, MeasuredKind::NoGdr, compress_hostlist(hosts), detail});
+  out.push_back({2, MeasuredKind::NoGdr, compress_hostlist(hosts), detail, hosts});
 }
 
 // 3. The HCA each rank's channels leave through, against its GPU's nearest (node data) and
@@ -145,7 +151,8 @@ void hca_causes(std::vector<Cause>& out, const MeasuredRun& run, const MeasuredC
   if (!ranks) return;
   out.push_back({3, MeasuredKind::NotNearest, compress_hostlist({hosts.begin(), hosts.end()}),
                         counted(ranks, "rank", "ranks") + " off their HCA: " + join_list(details, "; ") +
-                            " (check NCCL_IB_HCA and NCCL_TOPO_FILE in the job)"});
+                            " (check NCCL_IB_HCA and NCCL_TOPO_FILE in the job)",
+                        {hosts.begin(), hosts.end()}});
 }
 
 // 4. Node findings on the run's hosts.
@@ -153,8 +160,11 @@ void node_causes(std::vector<Cause>& out, const std::set<std::string>& hosts, co
   if (!ctx.node_findings) return;
   for (const NodeAnomaly& a : *ctx.node_findings) {
     const FindingKind& k = finding_kind(a.kind);
-    if (k.severity != Severity::Fail || !names_any(a.subject, hosts)) continue;
-    out.push_back({4, MeasuredKind::Below, a.subject, std::string(k.name) + " " + a.subject + ": " + a.detail});
+    if (k.severity != Severity::Fail) continue;
+    std::vector<std::string> named = run_hosts_named(a.subject, hosts);
+    if (named.empty()) continue;
+    out.push_back({4, MeasuredKind::Below, a.subject, std::string(k.name) + " " + a.subject + ": " + a.detail,
+                   std::move(named)});
   }
 }
 
@@ -186,7 +196,8 @@ void cable_causes(std::vector<Cause>& out, const MeasuredRun& run, const Measure
     if (!h.over || !on_path.count({h.fabric, h.link})) continue;
     out.push_back({5, MeasuredKind::Below, h.cable,
                           h.cable + " is on the run's routes and counts errors above threshold (" +
-                              c.counter_sources[h.source].source + "): retransmits slow every flow through it"});
+                              c.counter_sources[h.source].source + "): retransmits slow every flow through it",
+                   {}});
   }
   std::set<std::string> names;
   const CableNames namer(c);
@@ -199,36 +210,22 @@ void cable_causes(std::vector<Cause>& out, const MeasuredRun& run, const Measure
   }
   for (const Anomaly& a : c.anomalies)
     if (a.kind == Anomaly::Kind::DegradedLink && names.count(a.subject))
-      out.push_back({5, MeasuredKind::Below, a.subject, "degraded-link " + a.subject + " on the run's routes: " + a.detail});
+      out.push_back({5, MeasuredKind::Below, a.subject, "degraded-link " + a.subject + " on the run's routes: " + a.detail,
+                     {}});
 }
 
 // 6. Crossed or miscabled rails on the run's hosts.
 void rail_causes(std::vector<Cause>& out, const std::set<std::string>& hosts, const Cluster& c) {
   for (const Anomaly& a : c.anomalies) {
     if (a.kind != Anomaly::Kind::CrossedRails && a.kind != Anomaly::Kind::MiscabledRail) continue;
-    if (!names_any(a.subject, hosts)) continue;
-    out.push_back(
-        {6, MeasuredKind::Below, a.subject, std::string(to_string(a.kind)) + " " + a.subject + ": " + a.detail});
+    std::vector<std::string> named = run_hosts_named(a.subject, hosts);
+    if (named.empty()) continue;
+    out.push_back({6, MeasuredKind::Below, a.subject,
+                   std::string(to_string(a.kind)) + " " + a.subject + ": " + a.detail, std::move(named)});
   }
 }
 
 }  // namespace
-
-// The hosts a finding's subject names: "gpu[017-018]", "gpu017", "gpu017 mlx5_2".
-std::vector<std::string> finding_hosts(const std::string& subject) {
-  const std::string first = subject.substr(0, subject.find(' '));
-  try {
-    return expand_hostlist(first);
-  } catch (const InputError&) {
-    return {first};
-  }
-}
-
-bool names_any(const std::string& subject, const std::set<std::string>& hosts) {
-  for (const std::string& h : finding_hosts(subject))
-    if (hosts.count(h)) return true;
-  return false;
-}
 
 std::vector<Cause> find_causes(const MeasuredRun& run, const MeasuredContext& ctx, const HardwareProfile* predicted_with) {
   std::vector<Cause> out;

@@ -44,6 +44,7 @@ struct Cause {
   MeasuredKind kind = MeasuredKind::Below;  // its own finding, where it has one (1–3)
   std::string subject;          // hosts, a cable
   std::string detail;           // what the evidence says, with file:line
+  std::vector<std::string> hosts;  // the run's hosts it is on (none for a cable)
 };
 
 struct MeasuredContext {
@@ -60,9 +61,5 @@ struct MeasuredContext {
 // at; nullptr when it was not predicted (no cable cause then).
 std::vector<Cause> find_causes(const MeasuredRun& run, const MeasuredContext& context,
                                const HardwareProfile* predicted_with);
-
-// The hosts a finding's subject names: "gpu[017-018]", "gpu017", "gpu017 mlx5_2" → its first word
-// expanded as a hostlist.
-std::vector<std::string> finding_hosts(const std::string& subject);
 
 }  // namespace slurmtopo

@@ -54,7 +54,7 @@ std::vector<MeasuredFinding> measured_findings(const std::vector<RunComparison>&
     for (const Cause& c : r.causes) {
       if (c.order > 3) continue;
       auto& [hosts, detail] = evidence[c.kind];
-      for (auto& h : finding_hosts(c.subject)) hosts.insert(h);
+      hosts.insert(c.hosts.begin(), c.hosts.end());
       if (detail.empty()) detail = c.detail;
     }
   }

@@ -4,10 +4,43 @@
 #include <optional>
 
 #include "base/input_error.h"
-#include "discover/node_set.h"
 #include "simulate/collective/node_profile.h"
 
 namespace slurmtopo {
+
+MeasuredComparison compare_measured(const Cluster& cluster, const std::vector<MeasuredRun>& runs,
+                                    const std::string& profile_name, const NodeSet* nodes, const NodeJoin* join,
+                                    RoutingKind routing) {
+  MeasuredComparison out;
+  const FabricModel fabric(cluster, routing);
+  std::optional<HardwareProfile> profile;
+  NodeProfile from_nodes;
+  MeasuredContext ctx;
+  ctx.fabric = &fabric;
+  ctx.routing = routing;
+  if (!profile_name.empty()) {
+    profile = load_profile(profile_name);
+  } else if (nodes && join && !nodes->nodes.empty()) {
+    try {
+      from_nodes = profile_from_nodes(*nodes, *join, cluster);
+      profile = from_nodes.profile;
+      ctx.gpu_nics = &from_nodes.gpu_nics;
+      out.warnings = from_nodes.warnings;
+    } catch (const InputError& e) {
+      out.warnings.push_back(std::string("no prediction: ") + e.what());
+    }
+  }
+  if (nodes && join) {
+    ctx.nodes = nodes;
+    ctx.node_findings = &join->anomalies;
+  }
+  if (profile) {
+    ctx.profile = &*profile;
+    out.profile = profile->name;
+  }
+  for (const MeasuredRun& run : runs) out.runs.push_back(compare_run(run, ctx));
+  return out;
+}
 
 MeasuredResult run_measured(const MeasuredRequest& r) {
   if (r.profile.empty() == r.nodes_dir.empty())
@@ -15,15 +48,10 @@ MeasuredResult run_measured(const MeasuredRequest& r) {
   // Every input is read before anything is predicted: a bad one stops at once.
   const std::vector<MeasuredRun> runs = read_measured(r.measured);
   const Cluster cluster = load_cluster(r.inputs);
-  const FabricModel fabric(cluster, r.routing);
-  MeasuredResult out;
-  HardwareProfile profile;
   std::optional<NodeSet> nodes;
   std::optional<NodeJoin> join;
-  NodeProfile from_nodes;
-  if (!r.profile.empty()) {
-    profile = load_profile(r.profile);
-  } else {
+  if (!r.nodes_dir.empty()) {
+    // Only the runs' hosts: each must have its export.
     NodeSources sources;
     sources.nodes_dir = r.nodes_dir;
     for (const MeasuredRun& run : runs) sources.expected_hosts.insert(sources.expected_hosts.end(), run.hosts.begin(), run.hosts.end());
@@ -32,22 +60,14 @@ MeasuredResult run_measured(const MeasuredRequest& r) {
                                  sources.expected_hosts.end());
     nodes = load_node_set(sources);
     join = join_nodes(*nodes, &cluster);
-    from_nodes = profile_from_nodes(*nodes, *join, cluster);
-    profile = from_nodes.profile;
-    out.warnings = from_nodes.warnings;
   }
-  out.profile = profile.name;
-  MeasuredContext ctx;
-  ctx.fabric = &fabric;
-  ctx.profile = &profile;
-  ctx.routing = r.routing;
-  if (nodes) {
-    ctx.nodes = &*nodes;
-    ctx.gpu_nics = &from_nodes.gpu_nics;
-    ctx.node_findings = &join->anomalies;
-  }
-  for (const MeasuredRun& run : runs) out.runs.push_back(compare_run(run, ctx));
-  out.findings = measured_findings(out.runs);
+  MeasuredResult out;
+  out.comparison = compare_measured(cluster, runs, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, r.routing);
+  // Asked for by --nodes-dir, a profile the nodes cannot give is an input error, not a warning.
+  if (out.comparison.profile.empty())
+    throw InputError(r.nodes_dir, 0,
+                     out.comparison.warnings.empty() ? "expected node exports with GPUs" : out.comparison.warnings.back());
+  out.findings = measured_findings(out.comparison.runs);
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "base/nearest_word.h"
 #include "base/shell_quote.h"
 #include "base/version.h"
+#include "discover/job_paths.h"
 #include "graph/switch_names.h"
 #include "slurm/hostlist.h"
 
@@ -136,15 +137,11 @@ std::vector<std::string> probe_step_argv(const ProbeRequest& r, const ProbePlace
   return a;
 }
 
-std::string probe_absolute(const std::string& path) {
-  return std::filesystem::absolute(path).lexically_normal().string();
-}
-
 std::string probe_report_command(const ProbeRequest& r, const std::string& out_dir) {
   std::vector<std::string> a = {"slurmtopo", "report"};
-  for (const auto& f : r.fabric_files) a.insert(a.end(), {"--fabric", probe_absolute(f)});
-  if (!r.name_map.empty()) a.insert(a.end(), {"--node-name-map", probe_absolute(r.name_map)});
-  if (!r.site_config.empty()) a.insert(a.end(), {"--config", probe_absolute(r.site_config)});
+  for (const auto& f : r.fabric_files) a.insert(a.end(), {"--fabric", absolute_path(f)});
+  if (!r.name_map.empty()) a.insert(a.end(), {"--node-name-map", absolute_path(r.name_map)});
+  if (!r.site_config.empty()) a.insert(a.end(), {"--config", absolute_path(r.site_config)});
   a.insert(a.end(), {"--measured", out_dir, "-o", out_dir + "/report.html"});
   return shell_join(a);
 }
@@ -195,17 +192,12 @@ const char* to_string(ProbeKind kind) {
 ProbePlan plan_probe(const Cluster& c, const ProbeRequest& r) {
   ProbePlan plan;
   const std::vector<int> hosts = probe_hosts(c, r.nodes);
-  if (r.out_dir.empty()) throw InputError("--output", 0, "expected the directory the steps write their output into");
   if (r.gpus_per_node < 0)
     throw InputError("--gpus-per-node", 0, "expected 0 (no GPU: one task per node) or more, got " +
                                                std::to_string(r.gpus_per_node));
-  if (!r.container_image.empty() && !r.container_exec.empty())
-    throw InputError("--container-image", 0, "expected one way into the job's container: --container-image (Pyxis) "
-                                             "or --container-exec, not both");
+  check_one_container(r.container_image, r.container_exec);
   if (r.all_reduce_perf.empty()) throw InputError("--all-reduce-perf", 0, "expected the all_reduce_perf to run");
-  // Absolute: the steps start in the job's working directory, not ours.
-  plan.out_dir = std::filesystem::absolute(r.out_dir).lexically_normal().string();
-  while (plan.out_dir.size() > 1 && plan.out_dir.back() == '/') plan.out_dir.pop_back();
+  plan.out_dir = step_output_dir(r.out_dir, "the steps write their output into");
   plan.script_path = plan.out_dir + "/probe.sbatch";
   plan.hosts = probe_host_names(c, hosts);
 

@@ -70,6 +70,8 @@ TEST_CASE("report measured: performance.measured fails on the slow runs and name
   // The healthy run: within at every claimed size, no finding.
   for (const SizeCheck& s : r.measured->runs[0].sizes) CHECK(s.standing == Standing::Within);
   CHECK(!finding(r, "below-prediction", "dgx[001-004] all_reduce"));
+  // Its ranks sent through their GPUs' nearest HCAs (the node exports'): no cause at all.
+  CHECK(r.measured->runs[0].causes.empty());
   // Sockets on dgx018, first among the causes, and a finding of its own.
   const Finding* slow = finding(r, "below-prediction", "dgx[017-020] all_reduce");
   REQUIRE(slow);

@@ -74,6 +74,7 @@ bool has(const std::vector<MeasuredFinding>& f, MeasuredKind k) {
 
 }  // namespace
 
+// The quiet side of every kind: sockets, GDR, HCAs, wrong results and above, all clean.
 TEST_CASE("measured: a healthy run at the prediction is within at every claimed size and finds nothing") {
   Case c{unit_cluster()};
   const RunComparison r = c.compare(write_run(c.hosts, c.sizes, c.predicted(0.97), healthy(4)));
@@ -116,6 +117,39 @@ TEST_CASE("measured: GPUDirect off on one host comes before a node or cable caus
   CHECK(r.causes.front().order == 2);
   CHECK(r.causes.front().subject == "dgx002");
   CHECK(r.causes.front().detail.find("16 of 16 NET/IB channels without GDRDMA") != std::string::npos);
+}
+
+TEST_CASE("measured: a one-node run that says Using network Socket stays quiet, its ranks talk over NVLink") {
+  // A node without an ACTIVE HCA (a VM, a login node) prints it for every single-node run.
+  Case c{unit_cluster()};
+  c.hosts = {"dgx001"};
+  std::vector<HostPlan> plans = healthy(1);
+  plans[0].sockets = true;
+  const RunComparison r = c.compare(write_run(c.hosts, c.sizes, c.predicted(0.97), plans));
+  REQUIRE(r.not_predicted == "");
+  CHECK(r.causes.empty());
+  CHECK(measured_findings({r}).empty());
+}
+
+TEST_CASE("measured: GPUDirect checked off for a pair no channel uses stays quiet, and counts without channel lines") {
+  // graph/paths.cc checks GPU/HCA pairs it then leaves unused; every channel here is GDRDMA.
+  Case c{unit_cluster()};
+  std::vector<HostPlan> plans = healthy(4);
+  plans[1].gdr_pair_logged = true;
+  RunComparison r = c.compare(write_run(c.hosts, c.sizes, c.predicted(0.97), plans));
+  CHECK(r.causes.empty());
+  CHECK(measured_findings({r}).empty());
+  // Without the connection lines, the "Disabled" lines are all there is: a warning.
+  for (HostPlan& p : plans) p.no_channel_lines = true;
+  r = c.compare(write_run(c.hosts, c.sizes, c.predicted(0.97), plans));
+  REQUIRE(r.causes.size() == 1);
+  CHECK(r.causes.front().order == 2);
+  CHECK(r.causes.front().subject == "dgx002");
+  CHECK(r.causes.front().detail.find("GPU Direct RDMA disabled for GPU") != std::string::npos);
+  const auto f = measured_findings({r});
+  REQUIRE(f.size() == 1);
+  CHECK(f.front().kind == MeasuredKind::NoGdr);
+  CHECK(measured_kind(f.front().kind).severity == Severity::Warn);
 }
 
 TEST_CASE("measured: a rank sending on another rail than its peers is named") {
@@ -189,6 +223,20 @@ TEST_CASE("measured: a run above the prediction is the model's fault, and wrong 
   CHECK(has(f, MeasuredKind::Above));
   CHECK(has(f, MeasuredKind::Wrong));
   CHECK(measured_kind(MeasuredKind::Above).severity == Severity::Info);
+}
+
+TEST_CASE("measured: within the error above, above where nothing is claimed, and #wrong N/A stay quiet") {
+  Case c{unit_cluster()};
+  // 8 % over the prediction at 128 MiB and up, where the model claims ±10 % across nodes; -c 0.
+  RunComparison r = c.compare(write_run(c.hosts, c.sizes, c.predicted(1.08), healthy(4), -1));
+  CHECK(!r.above());
+  CHECK(r.wrong == 0);
+  CHECK(measured_findings({r}).empty());
+  // Three times the prediction below 16 MiB, where nothing is claimed across nodes.
+  c.sizes = {65536, 1 * MiB, 8 * MiB};
+  r = c.compare(write_run(c.hosts, c.sizes, c.predicted(3.0), healthy(4)));
+  CHECK(!r.above());
+  CHECK(measured_findings({r}).empty());
 }
 
 TEST_CASE("measured: sizes the model claims nothing for are shown, never judged") {

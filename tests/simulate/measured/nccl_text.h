@@ -15,6 +15,8 @@ struct HostPlan {
   bool sockets = false;     // libibverbs missing: Using network Socket
   bool no_gdr = false;      // NET/IB channels without GDRDMA
   int rail_of_rank0 = 0;    // the NET device its first local rank sends through
+  bool gdr_pair_logged = false;  // "GPU Direct RDMA Disabled" for a GPU/HCA pair no channel uses
+  bool no_channel_lines = false; // NCCL_DEBUG_SUBSYS without the connection lines
 };
 
 inline std::string fmt(const char* f, double a) {
@@ -64,6 +66,10 @@ inline std::string write_run(const std::vector<std::string>& hosts, const std::v
                     "0x1234abcd - Init COMPLETE\n",
                     r, n, l, l, bus[l]);
       out += pre + init;
+      if (plans[h].gdr_pair_logged)  // paths.cc (2.21): busId and the HCA's index in hex
+        out += pre + "GPU Direct RDMA Disabled for GPU " + bus[l] + "000 / HCA " + std::to_string((l + 4) % g) +
+               " (distance 7 > 4)\n";
+      if (plans[h].no_channel_lines) continue;
       const int next = (r + g) % n;
       const int dev = l == 0 ? plans[h].rail_of_rank0 : l;
       const std::string via = plans[h].sockets ? "NET/Socket/0"
@@ -84,9 +90,12 @@ inline std::string write_run(const std::vector<std::string>& hosts, const std::v
     const double algbw = busbw[i] / (2.0 * (n - 1) / n);
     const double us = bytes[i] / 1e3 / algbw;
     char row[256];
-    std::snprintf(row, sizeof row, "%12.0f  %12.0f     float     sum      -1  %7s  %6.2f  %6.2f  %5ld  %7s  %6.2f  %6.2f  %5ld\n",
-                  bytes[i], bytes[i] / 4, fmt("%.1f", us).c_str(), algbw, busbw[i], i == 0 ? wrong : 0L,
-                  fmt("%.1f", us).c_str(), algbw, busbw[i], 0L);
+    // wrong < 0: run with -c 0, no check (`%6s` of "N/A").
+    const std::string first = wrong < 0 ? "N/A" : std::to_string(i == 0 ? wrong : 0L);
+    const std::string rest = wrong < 0 ? "N/A" : "0";
+    std::snprintf(row, sizeof row, "%12.0f  %12.0f     float     sum      -1  %7s  %6.2f  %6.2f  %5s  %7s  %6.2f  %6.2f  %5s\n",
+                  bytes[i], bytes[i] / 4, fmt("%.1f", us).c_str(), algbw, busbw[i], first.c_str(),
+                  fmt("%.1f", us).c_str(), algbw, busbw[i], rest.c_str());
     out += row;
     sum += 2 * busbw[i];
   }

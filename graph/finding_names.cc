@@ -1,14 +1,11 @@
-// The switch and host names a finding's text mentions, for placing it on the drawing and for
-// leaving its hosts out of the predictions.
+#include "graph/finding_names.h"
+
 #include <algorithm>
 
-#include "report/commission_parts.h"
 #include "slurm/hostlist.h"
 
 namespace slurmtopo {
 
-// The names a finding mentions: "su1-rail3[5] - dgx005 mlx5_3" → su1-rail3, dgx005, mlx5_3;
-// a hostlist "dgx[001-004]" → its hosts.
 std::vector<std::string> finding_names(const std::string& text) {
   std::vector<std::string> out;
   size_t i = 0;
