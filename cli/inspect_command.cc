@@ -7,6 +7,7 @@
 #include "cli/exit_status.h"
 #include "discover/discover.h"
 #include "report/report.h"
+#include "simulate/measured/measured.h"
 
 namespace slurmtopo::cli {
 
@@ -30,6 +31,7 @@ void add_inspect_command(CLI::App& app) {
     std::string save;
     std::string suggest_map;
     NodeInputs nodes;  // optional: join GPUs → NICs → rails → leaves
+    std::string measured;
   };
   auto opt = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("inspect", "What slurmtopo sees: levels, groups, rails, anomalies");
@@ -37,7 +39,9 @@ void add_inspect_command(CLI::App& app) {
               examples_text({{"ibnetdiscover > fabric.topo; slurmtopo inspect --fabric fabric.topo",
                               "levels, host groups, rails and anomalies"},
                              {"slurmtopo inspect --fabric fabric.topo --nodes-dir nodes/ --json",
-                              "with every host's GPU -> NIC -> rail -> leaf, for automation"}}));
+                              "with every host's GPU -> NIC -> rail -> leaf, for automation"},
+                             {"slurmtopo inspect --fabric fabric.topo --measured all_reduce_perf.out",
+                              "an nccl-tests run as read: each host's NCCL, network, HCAs and GPUDirect, its sizes"}}));
   add_fabric_options(*cmd, opt->inputs, FabricOption::Required);
   add_counters_option(*cmd, opt->inputs);
   add_plan_option(*cmd, opt->inputs);
@@ -47,11 +51,19 @@ void add_inspect_command(CLI::App& app) {
                   "also write the likely hosts of unnamed HCAs (from their ports) as a node-name-map to review and "
                   "pass back with --node-name-map");
   add_node_options(*cmd, opt->nodes);
+  add_measured_option(*cmd, opt->measured,
+                      "each run as read instead of the fabric: what NCCL did on each host, its sizes, the log's "
+                      "findings (--nodes-dir: against each GPU's nearest HCA)");
   cmd->callback([opt] {
     const Cluster cluster = load_cluster(opt->inputs);
     std::optional<NodeSet> set;
     if (!opt->nodes.sources.nodes_dir.empty() || !opt->nodes.sources.node_classes.empty())
       set = load_node_set(opt->nodes.sources, opt->nodes.nodes);
+    if (!opt->measured.empty()) {
+      std::cout << measured_evidence_report(
+          weigh_measured(cluster, read_measured(opt->measured), set ? &*set : nullptr), opt->json);
+      return;
+    }
     std::cout << inspect_report(cluster, set ? &*set : nullptr, opt->json);
     if (!opt->save.empty()) atomic_write(opt->save, snapshot_to_json(Snapshot{cluster.fabrics}));
     if (!opt->suggest_map.empty())

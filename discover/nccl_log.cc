@@ -535,6 +535,7 @@ class Reader {
     if (!comm || !rank || !nranks || !read_int(*rank, r.rank) || !read_int(*nranks, r.nranks))
       return bad("\"comm 0x… rank R nranks N … - Init COMPLETE\"", m);
     r.comm = std::string(*comm);
+    if (const auto v = value_after(m, "commId")) r.comm_id = std::string(*v);
     if (const auto v = value_after(m, "cudaDev"); v && !read_int(*v, r.cuda_dev))
       return bad("a whole number after \"cudaDev\"", *v);
     if (const auto v = value_after(m, "nvmlDev"); v && !read_int(*v, r.nvml_dev))

@@ -58,7 +58,9 @@ struct NcclChannel {
 
 // `ncclCommInitRank comm 0x… rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1b000 … - Init COMPLETE`
 struct NcclRankInit {
-  std::string comm;          // "0x55d0c8a0"
+  std::string comm;          // "0x55d0c8a0": this process's handle
+  std::string comm_id;       // "0x4be2f07d1c9635a0": the communicator's, the same on every rank
+                             // of every host; "" where not printed
   int rank = -1, nranks = 0;
   int cuda_dev = -1, nvml_dev = -1;
   std::string bus_id;        // "0000:1b:00.0" from "1b000"

@@ -27,8 +27,7 @@ std::string shown_deviation(const SizeCheck& s) {
 }
 
 void print_run(std::ostream& out, const RunComparison& r) {
-  out << r.collective << " on " << r.hostlist << ": " << r.hosts.size() << (r.hosts.size() == 1 ? " host" : " hosts")
-      << " x " << r.gpus_per_host << " = " << r.ranks << " ranks (" << r.source << ")"
+  out << r.collective << " on " << r.hostlist << ": " << placement_text(r) << " (" << r.source << ")"
       << (r.logged ? ", NCCL log read" : ", no NCCL log of the run") << "\n";
   if (!r.complete) out << "  cut short: " << r.rows << " rows, no average line\n";
   if (!r.not_predicted.empty()) {
@@ -51,12 +50,44 @@ void print_run(std::ostream& out, const RunComparison& r) {
 
 }  // namespace
 
+std::string placement_text(const RunComparison& r) {
+  const std::string hosts = counted(r.hosts.size(), "host", "hosts");
+  if (r.ranks == 0 && !r.job_log) return "no `# Using devices` lines";
+  if (r.ranks == 0) return hosts + ", no rank finished init";
+  if (r.gpus_per_host == 0) return hosts + ", " + counted(r.ranks, "rank", "ranks") + " unevenly";
+  return hosts + " x " + std::to_string(r.gpus_per_host) + " = " + counted(r.ranks, "rank", "ranks");
+}
+
+nlohmann::ordered_json causes_json(const std::vector<Cause>& causes) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const Cause& c : causes) out.push_back({{"order", c.order}, {"subject", c.subject}, {"detail", c.detail}});
+  return out;
+}
+
+nlohmann::ordered_json measured_findings_json(const std::vector<MeasuredFinding>& findings) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const MeasuredFinding& f : findings) {
+    const FindingKind& k = measured_kind(f.kind);
+    out.push_back({{"kind", k.name}, {"check", k.check}, {"severity", to_string(k.severity)}, {"subject", f.subject},
+                   {"detail", f.detail}, {"count", f.count}});
+  }
+  return out;
+}
+
+void print_measured_findings(std::ostream& out, const std::vector<MeasuredFinding>& findings) {
+  for (const MeasuredFinding& f : findings) {
+    const FindingKind& k = measured_kind(f.kind);
+    out << to_string(k.severity) << " " << k.name << " " << f.subject << ": " << f.detail << "\n";
+  }
+}
+
 nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const RunComparison& r : runs) {
     nlohmann::ordered_json o;
     o["source"] = r.source;
     o["collective"] = r.collective;
+    o["job_log"] = r.job_log;
     o["hosts"] = r.hostlist;
     o["ranks"] = r.ranks;
     o["gpus_per_host"] = r.gpus_per_host;
@@ -76,9 +107,7 @@ nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs
       x["standing"] = to_string(s.standing);
       o["sizes"].push_back(x);
     }
-    o["causes"] = nlohmann::ordered_json::array();
-    for (const Cause& c : r.causes)
-      o["causes"].push_back({{"order", c.order}, {"subject", c.subject}, {"detail", c.detail}});
+    o["causes"] = causes_json(r.causes);
     out.push_back(o);
   }
   return out;
@@ -100,12 +129,7 @@ std::string measured_report(const MeasuredResult& result, bool json) {
     j["slurmtopo"] = slurmtopo_version();
     j["profile"] = result.comparison.profile;
     j["runs"] = measured_runs_json(result.comparison.runs);
-    j["findings"] = nlohmann::ordered_json::array();
-    for (const MeasuredFinding& f : result.findings) {
-      const FindingKind& k = measured_kind(f.kind);
-      j["findings"].push_back({{"kind", k.name}, {"check", k.check}, {"severity", to_string(k.severity)},
-                               {"subject", f.subject}, {"detail", f.detail}, {"count", f.count}});
-    }
+    j["findings"] = measured_findings_json(result.findings);
     j["warnings"] = result.comparison.warnings;
     return j.dump(2) + "\n";
   }
@@ -116,10 +140,7 @@ std::string measured_report(const MeasuredResult& result, bool json) {
     out << "\n";
   }
   if (result.findings.empty()) out << "no finding: every claimed size within the model's error\n";
-  for (const MeasuredFinding& f : result.findings) {
-    const FindingKind& k = measured_kind(f.kind);
-    out << to_string(k.severity) << " " << k.name << " " << f.subject << ": " << f.detail << "\n";
-  }
+  print_measured_findings(out, result.findings);
   for (const std::string& w : result.comparison.warnings) out << "warning: " << w << "\n";
   return out.str();
 }

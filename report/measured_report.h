@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,15 @@ std::string measured_report(const MeasuredResult& result, bool json);
 // The runs as both JSONs carry them (this command's and the report's "measured"): per run its
 // placement, every size measured against predicted, and every cause.
 nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs);
+
+// "2 hosts x 8 = 16 ranks"; "2 hosts, 7 ranks unevenly"; a job's log: "2 hosts, no rank
+// finished init".
+std::string placement_text(const RunComparison& run);
+
+// A run's causes, and findings, as both commands' JSON and text carry them.
+nlohmann::ordered_json causes_json(const std::vector<Cause>& causes);
+nlohmann::ordered_json measured_findings_json(const std::vector<MeasuredFinding>& findings);
+void print_measured_findings(std::ostream& out, const std::vector<MeasuredFinding>& findings);
 
 // Exit status for a script gating on the runs: 4 when a finding fails, 3 when one warns, else 0.
 int measured_exit_code(const MeasuredResult& result);

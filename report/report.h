@@ -11,6 +11,7 @@
 //   sweep_report.h      discover fabric: progress on a terminal, what a partial sweep missed
 //   simulate_report.h   simulate tables and JSON
 //   measured_report.h   simulate --measured: measured against predicted, the causes
+//   measured_evidence_report.h  inspect --measured: the runs as read, what NCCL's log says
 //   whatif_report.h     whatif tables and JSON, from a run's records
 //   commission.h        `report`: the commissioning report (HTML, JSON, Markdown) and its verdicts
 #pragma once
@@ -23,6 +24,7 @@
 #include "report/node_classes_report.h"
 #include "report/node_join_report.h"
 #include "report/place_report.h"
+#include "report/measured_evidence_report.h"
 #include "report/measured_report.h"
 #include "report/simulate_report.h"
 #include "report/sweep_report.h"

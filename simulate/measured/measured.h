@@ -4,12 +4,14 @@
 //   measured_causes.h   the evidence of a shortfall: NCCL's log, node findings, cables, rails
 //   measured_compare.h  each run against the prediction on its hosts, and the likely cause
 //   measured_findings.h performance.measured's findings of a set of runs
-//   measured_simulation.h  `simulate --measured` as one call
+//   measured_simulation.h  `simulate --measured` and the report's section as one call
+//   measured_evidence.h what `inspect --measured` shows: the runs as read, their log weighed
 //   probe_plan.h        `probe`: the sbatch script whose steps measure every leaf group, pair and rail
 #pragma once
 
 #include "simulate/measured/measured_causes.h"
 #include "simulate/measured/measured_compare.h"
+#include "simulate/measured/measured_evidence.h"
 #include "simulate/measured/measured_findings.h"
 #include "simulate/measured/measured_run.h"
 #include "simulate/measured/measured_simulation.h"

@@ -26,7 +26,7 @@ std::vector<std::string> run_hosts_named(const std::string& subject, const std::
 
 // 1. Sockets where the run spans nodes.
 void socket_causes(std::vector<Cause>& out, const MeasuredRun& run) {
-  if (run.hosts.size() < 2) return;
+  if (run.nodes < 2) return;
   std::vector<std::string> hosts;
   std::string detail;
   for (const HostEvidence& e : run.evidence) {
@@ -48,7 +48,7 @@ void socket_causes(std::vector<Cause>& out, const MeasuredRun& run) {
 
 // 2. GPUDirect RDMA off.
 void gdr_causes(std::vector<Cause>& out, const MeasuredRun& run) {
-  if (run.hosts.size() < 2) return;
+  if (run.nodes < 2) return;
   std::vector<std::string> hosts;
   std::string detail;
   for (const HostEvidence& e : run.evidence) {
@@ -82,7 +82,7 @@ void gdr_causes(std::vector<Cause>& out, const MeasuredRun& run) {
 // 3. The HCA each rank's channels leave through, against its GPU's nearest (node data) and
 // against the rail its peers at the same local position use.
 void hca_causes(std::vector<Cause>& out, const MeasuredRun& run, const MeasuredContext& ctx) {
-  if (run.hosts.size() < 2) return;
+  if (run.nodes < 2) return;
   const Cluster& c = ctx.fabric->cluster();
   std::vector<std::string> details;
   int ranks = 0;

@@ -87,13 +87,16 @@ const SizeCheck* RunComparison::largest_above() const { return largest(sizes, St
 RunComparison compare_run(const MeasuredRun& run, const MeasuredContext& ctx) {
   RunComparison out;
   out.source = run.test.source + ":" + std::to_string(run.test.line);
-  out.collective = run.test.collective.empty() ? "unknown collective" : run.test.collective;
+  out.collective = run.job_log ? "NCCL job" : run.test.collective.empty() ? "unknown collective" : run.test.collective;
+  out.job_log = run.job_log;
   out.hosts = run.hosts;
   out.hostlist = run.hosts.empty() ? "(hosts unknown)" : compress_hostlist(run.hosts);
   out.ranks = run.test.ranks();
+  if (run.job_log)
+    for (const HostEvidence& e : run.evidence) out.ranks += static_cast<int>(e.ranks.size());
   out.gpus_per_host = run.gpus_per_host;
   out.logged = run.logged();
-  out.complete = run.test.complete;
+  out.complete = run.job_log || run.test.complete;
   out.rows = static_cast<int>(run.test.rows.size());
   for (const NcclTestsRow& row : run.test.rows)
     for (const NcclTestsFigures* f : {&row.out_of_place, &row.in_place})
@@ -105,7 +108,9 @@ RunComparison compare_run(const MeasuredRun& run, const MeasuredContext& ctx) {
   HardwareProfile p = ctx.profile ? *ctx.profile : HardwareProfile{};
   out.profile = p.name;
   const std::optional<Collective> collective = model_collective(run.test.collective);
-  if (!ctx.profile) {
+  if (run.job_log) {
+    out.not_predicted = "an NCCL log with no nccl-tests run: its evidence is weighed, no busbw is measured";
+  } else if (!ctx.profile) {
     out.not_predicted = "no hardware to predict with: give --profile, or --nodes-dir with the hosts' exports";
   } else if (const std::string other = other_gpu(run.test, *ctx.profile); !other.empty()) {
     out.not_predicted = "the run's GPUs are " + other + ", profile " + ctx.profile->name + "'s " +

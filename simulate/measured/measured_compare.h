@@ -43,7 +43,8 @@ struct SizeCheck {
 
 struct RunComparison {
   std::string source;           // file:line of the run's header
-  std::string collective;       // nccl-tests' name
+  std::string collective;       // nccl-tests' name; "NCCL job" for a job's log
+  bool job_log = false;         // MeasuredRun::job_log: evidence only
   std::vector<std::string> hosts;
   std::string hostlist;
   int ranks = 0, gpus_per_host = 0;

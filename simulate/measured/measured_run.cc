@@ -26,7 +26,9 @@ std::string net_name(const NcclProcess& p, int index) {
   return "";
 }
 
-void add_process(HostEvidence& e, const NcclProcess& p, const std::string& source) {
+// `comm_id` (a job's log): only the ranks of that communicator, and the process's send channels
+// go to its rank only where it drives one GPU. "" (an nccl-tests run): every rank and channel.
+void add_process(HostEvidence& e, const NcclProcess& p, const std::string& source, const std::string& comm_id = "") {
   if (!e.logged) e.source = source;
   e.logged = true;
   if (e.version.empty()) e.version = p.version;
@@ -41,7 +43,12 @@ void add_process(HostEvidence& e, const NcclProcess& p, const std::string& sourc
   e.no_ib_device |= p.no_ib_device;
   for (const NcclNetDevice& d : p.net_devices) add_unique(e.hcas, d.device);
   for (const std::string& s : p.socket_devices) add_unique(e.socket_devices, s);
+  int own_rank = -1;  // a job's process with one rank in the communicator
   for (const NcclRankInit& r : p.ranks) {
+    if (!comm_id.empty()) {
+      if (r.comm_id != comm_id) continue;
+      own_rank = own_rank == -1 ? r.rank : -2;
+    }
     auto it = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == r.rank; });
     if (it == e.ranks.end()) {
       RankEvidence x;
@@ -63,10 +70,12 @@ void add_process(HostEvidence& e, const NcclProcess& p, const std::string& sourc
       ++e.other_net_channels;
     }
     if (c.direction != "send" || c.transport != "NET/IB" || c.from_rank < 0) continue;
-    auto r = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == c.from_rank; });
+    if (!comm_id.empty() && own_rank < 0) continue;
+    const int from = comm_id.empty() ? c.from_rank : own_rank;
+    auto r = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == from; });
     if (r == e.ranks.end()) {
       RankEvidence x;
-      x.rank = c.from_rank;
+      x.rank = from;
       x.line = c.line;
       r = e.ranks.insert(e.ranks.end(), std::move(x));
     }
@@ -93,12 +102,76 @@ std::string stem(const std::string& path) {
   return dot == std::string::npos ? path : path.substr(0, dot);
 }
 
+void sort_ranks(MeasuredRun& m) {
+  for (HostEvidence& e : m.evidence)
+    std::sort(e.ranks.begin(), e.ranks.end(), [](const RankEvidence& a, const RankEvidence& b) { return a.rank < b.rank; });
+}
+
+// The processes no run took, one MeasuredRun per communicator (or file).
+void add_jobs(std::vector<MeasuredRun>& out, const std::vector<NcclLog>& logs, const std::set<const NcclProcess*>& taken) {
+  struct Job {
+    std::string comm_id;
+    std::vector<std::pair<const NcclProcess*, const std::string*>> processes;
+  };
+  std::vector<Job> jobs;
+  std::map<std::string, size_t> index;
+  for (const NcclLog& log : logs)
+    for (const NcclProcess& p : log.processes) {
+      if (taken.count(&p)) continue;
+      const std::string comm = p.ranks.empty() ? "" : p.ranks.front().comm_id;
+      const std::string key = comm.empty() ? "file " + log.source : "comm " + comm;
+      auto [it, fresh] = index.try_emplace(key, jobs.size());
+      if (fresh) jobs.push_back({comm, {}});
+      jobs[it->second].processes.push_back({&p, &log.source});
+    }
+  for (const Job& job : jobs) {
+    MeasuredRun m;
+    m.job_log = true;
+    m.test.source = *job.processes.front().second;
+    m.test.line = job.processes.front().first->first_line;
+    // Hosts in the order of their lowest rank in the communicator, else as they appear.
+    std::map<std::string, int> lowest, ranks_on;
+    int nnodes = 0;
+    for (const auto& [p, source] : job.processes) {
+      int& low = lowest.try_emplace(p->host, 1 << 30).first->second;
+      for (const NcclRankInit& r : p->ranks) {
+        if (r.comm_id != job.comm_id) continue;
+        low = std::min(low, r.rank);
+        ++ranks_on[p->host];
+        nnodes = std::max(nnodes, r.nnodes);
+      }
+    }
+    for (const auto& [p, source] : job.processes)
+      if (std::find(m.hosts.begin(), m.hosts.end(), p->host) == m.hosts.end()) m.hosts.push_back(p->host);
+    std::stable_sort(m.hosts.begin(), m.hosts.end(),
+                     [&](const std::string& a, const std::string& b) { return lowest[a] < lowest[b]; });
+    m.nodes = std::max(static_cast<int>(m.hosts.size()), nnodes);
+    const int first = ranks_on[m.hosts.front()];
+    m.gpus_per_host = first > 0 && std::all_of(m.hosts.begin(), m.hosts.end(),
+                                               [&](const std::string& h) { return ranks_on[h] == first; })
+                          ? first
+                          : 0;
+    for (const std::string& h : m.hosts) {
+      HostEvidence e;
+      e.host = h;
+      m.evidence.push_back(std::move(e));
+    }
+    for (const auto& [p, source] : job.processes) {
+      const size_t h = std::find(m.hosts.begin(), m.hosts.end(), p->host) - m.hosts.begin();
+      add_process(m.evidence[h], *p, *source, job.comm_id.empty() ? "(none)" : job.comm_id);
+    }
+    sort_ranks(m);
+    out.push_back(std::move(m));
+  }
+}
+
 }  // namespace
 
 std::vector<MeasuredRun> join_measured(std::vector<NcclTestsRun> runs, const std::vector<NcclLog>& logs) {
   std::map<HostPid, std::vector<std::pair<const NcclProcess*, const std::string*>>> processes;
   for (const NcclLog& log : logs)
     for (const NcclProcess& p : log.processes) processes[{p.host, p.pid}].push_back({&p, &log.source});
+  std::set<const NcclProcess*> taken;
   std::vector<MeasuredRun> out;
   for (NcclTestsRun& run : runs) {
     MeasuredRun m;
@@ -126,13 +199,17 @@ std::vector<MeasuredRun> join_measured(std::vector<NcclTestsRun> runs, const std
       const size_t h = std::find(m.hosts.begin(), m.hosts.end(), d.host) - m.hosts.begin();
       // PIDs come round again: only the run's own file, or its step's log beside it.
       for (const auto& [p, source] : it->second)
-        if (stem(*source) == stem(run.source)) add_process(m.evidence[h], *p, *source);
+        if (stem(*source) == stem(run.source)) {
+          add_process(m.evidence[h], *p, *source);
+          taken.insert(p);
+        }
     }
-    for (HostEvidence& e : m.evidence)
-      std::sort(e.ranks.begin(), e.ranks.end(), [](const RankEvidence& a, const RankEvidence& b) { return a.rank < b.rank; });
+    sort_ranks(m);
+    m.nodes = static_cast<int>(m.hosts.size());
     m.test = std::move(run);
     out.push_back(std::move(m));
   }
+  add_jobs(out, logs, taken);
   return out;
 }
 
@@ -159,10 +236,10 @@ std::vector<MeasuredRun> read_measured(const std::string& path) {
     NcclLog log = parse_nccl_log(text, f);
     if (log.nccl_lines) logs.push_back(std::move(log));
   }
-  if (runs.empty())
+  if (runs.empty() && logs.empty())
     throw InputError(path, 0,
-                     "expected nccl-tests output: a `# nThread` header and its size table (all_reduce_perf and the "
-                     "other *_perf programs' stdout)");
+                     "expected nccl-tests output (a `# nThread` header and its size table: all_reduce_perf and the "
+                     "other *_perf programs' stdout) or NCCL_DEBUG=INFO lines (HOST:PID:TID [DEV] NCCL INFO ...)");
   return join_measured(std::move(runs), logs);
 }
 

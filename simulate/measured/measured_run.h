@@ -48,21 +48,30 @@ struct HostEvidence {
 };
 
 struct MeasuredRun {
-  NcclTestsRun test;
+  NcclTestsRun test;                   // a job's log: only its source and line
+  bool job_log = false;                // NCCL's log of a job that is no nccl-tests run of the input:
+                                       // its evidence counts, nothing is compared
   std::vector<std::string> hosts;      // distinct hosts in rank order
+  int nodes = 0;                       // the nodes it spans: its hosts, or NCCL's nNodes where the
+                                       // input holds the logs of only some
   int gpus_per_host = 0;               // ranks / hosts; 0 when the hosts hold different counts
   std::vector<HostEvidence> evidence;  // parallel to hosts
   bool logged() const;                 // any host left NCCL lines
 };
 
 // Joins the runs of `outputs` with the processes of `logs` (a process joins the run whose device
-// line names its host and PID).
+// line names its host and PID). The processes no run takes are jobs' logs (a training job's,
+// one file per node or one for all): grouped by the communicator their first rank joined
+// (commId, the same on every host), else by file, each group a MeasuredRun with job_log set,
+// after the runs. A job's processes count only their ranks in that communicator; their channels
+// count towards a rank where the process drives one GPU (a channel line does not name its
+// communicator, and rank numbers differ between communicators).
 std::vector<MeasuredRun> join_measured(std::vector<NcclTestsRun> runs, const std::vector<NcclLog>& logs);
 
 // `FILE`: its runs and the NCCL lines in it. `DIR`: every regular file in it (name order; a
 // `.out` and a `.log` of one step both), runs and NCCL lines alike, joined as above.
-// InputError: an unreadable path, a bad line (the readers'), no run in any file ("expected
-// nccl-tests output: a `# nThread` header and its size table").
+// InputError: an unreadable path, a bad line (the readers'), neither an nccl-tests run nor an
+// NCCL line in any file.
 std::vector<MeasuredRun> read_measured(const std::string& path);
 
 }  // namespace slurmtopo

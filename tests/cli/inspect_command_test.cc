@@ -164,3 +164,19 @@ TEST_CASE("inspect --json: a node description that is not UTF-8 is written as U+
   CHECK(nlohmann::json::accept(r.output));
 }
 
+
+TEST_CASE("inspect --measured: an nccl-tests run as read, nothing predicted, exit 0, bad input exit 2") {
+  const std::string data = SLURMTOPO_SOURCE_DIR "/tests/data/nccl/";
+  Run r = run("inspect --fabric " SLURMTOPO_SOURCE_DIR "/samples/superpod-4su.topo --measured " + data +
+              "all_reduce_perf-2x8-h100-nccl-debug.out");
+  REQUIRE_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("all_reduce on gpu-[017-018]: 2 hosts x 8 = 16 ranks") != std::string::npos);
+  CHECK(r.output.find("      8 GiB             374.31          366.55        0") != std::string::npos);
+  CHECK(r.output.find("average bus bandwidth 132.17 GB/s") != std::string::npos);
+  CHECK(r.output.find("predicted") == std::string::npos);
+  Scratch s;
+  std::ofstream(s.path("x.out")) << "not a run\n";
+  r = run("inspect --fabric " SLURMTOPO_SOURCE_DIR "/samples/superpod-4su.topo --measured " + s.path("x.out"));
+  CHECK(r.code == 2);
+  CHECK(r.output.find(s.path("x.out") + ": expected nccl-tests output") != std::string::npos);
+}

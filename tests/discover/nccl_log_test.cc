@@ -302,6 +302,8 @@ TEST_CASE("NCCL log of two runs under srun -l, cut mid-line: each run's processe
       REQUIRE(p.ranks.size() == 1);  // 2.18's "comm 0x… rank …" without the function's name
       CHECK(p.ranks[0].nnodes == 0);  // 2.18 has no nNodes line
       CHECK(p.ranks[0].nranks == 4);
+      // One communicator: every rank, on both hosts, prints its commId.
+      CHECK(p.ranks[0].comm_id == "0x4be2f07d1c9635a0");
     }
   }
   CHECK(holder(log, 3)->ranks[0].bus_id == "0000:65:00.0");
