@@ -25,6 +25,12 @@ void html_performance(const CommissionReport& r, std::ostream& out) {
   out << "<section id=\"performance\"><h2>Performance</h2>\n<p>Predicted allreduce bus bandwidth (nccl-tests' busbw) "
       << "with the " << html_escape(p.profile) << " profile and " << html_escape(p.routing)
       << " routing (simulate's model, docs/simulator.md).</p>\n";
+  // A measured run is compared with the prediction for its own hosts, not with these
+  // placements' curves: it is charted there.
+  if (r.measured && !r.measured->runs.empty())
+    out << "<p class=\"measured-link\">" << r.measured->runs.size() << " measured "
+        << (r.measured->runs.size() == 1 ? "run is" : "runs are") << " charted against the prediction for "
+        << "their own hosts in <a href=\"#measured\">Measured against predicted</a>.</p>\n";
   if (!p.curves.empty()) {
     const double W = 960, left = 60, right = 20, top = 20, bottom = 50;
     const double legend = 16.0 * p.curves.size() + 8;  // below the axis label

@@ -5,7 +5,8 @@
 # exception, console call, or error or warning Chromium logs for the page (Log.entryAdded: CSS
 # problems, Content-Security-Policy violations); on any element that would fetch something
 # (src/href/url() other than data: and #fragments); and unless the rendered DOM (--dump-dom)
-# holds the verdict, the drawing, every finding of the sample and the chart. It takes a
+# holds the verdict, the drawing, every finding of the sample and the chart; then the same for
+# the sample against its cabling plan, and with measured nccl-tests runs. It takes a
 # screenshot. First a broken fixture page proves the checks see a missing image and a script
 # error.
 #
@@ -170,6 +171,41 @@ for i in $(jq '.plans[0].finding_indices[]' "$WORK/plan.json"); do
     fail "plan finding $i ($kind) is not a row of the plan section"
 done
 echo "PASS: the plan section in Chromium, its $planned findings each a row"
+
+# 2c. With measured runs (--measured): the nccl-tests fixtures of tests/data/nccl with their hosts
+# renamed to the sample's, one run with its NCCL lines on dgx[001-002] and one that hung with
+# dgx004 on sockets. The page loads clean, each predicted run has its chart with one dot per
+# size, and the measured findings are rows.
+mkdir -p "$WORK/measured"
+data=$here/../data/nccl
+sed 's/gpu-017/dgx001/g; s/gpu-018/dgx002/g' "$data/all_reduce_perf-2x8-h100-nccl-debug.out" >"$WORK/measured/01-pair.out"
+sed 's/gpu-017/dgx003/g; s/gpu-018/dgx004/g' "$data/nccl-2.21.5-2x8-h100-socket-fallback.log" >"$WORK/measured/02-sockets.log"
+"$SLURMTOPO" report --fabric "$samples/superpod-4su.topo" --config "$samples/site.yaml" --nodes-dir "$samples/nodes" \
+  --measured "$WORK/measured" -o "$WORK/measured.html" --json "$WORK/measured.json" 2>"$WORK/measured.err"
+rc=$?
+((rc == 4)) || fail "the sample with a socket fallback should fail (exit 4), got exit $rc: $(cat "$WORK/measured.err")"
+found=$(problems "file://$WORK/measured.html") || fail "chromium did not load the measured report"
+[[ -z $found ]] || fail "the measured report page is broken in Chromium:
+$found"
+chrome "$WORK/measuredpage" "file://$WORK/measured.html" --dump-dom || fail "chromium failed on the measured report"
+measured_section=$(sed -n '/<section id="measured">/,/<\/section>/p' "$WORK/measuredpage.dom")
+grep -q '<h2>Measured against predicted</h2>' <<<"$measured_section" || fail "no measured section in the rendered page"
+sizes=$(jq '.measured.runs[0].sizes | length' "$WORK/measured.json")
+dots=$(grep -o '<circle class="measured ' <<<"$measured_section" | wc -l)
+((sizes > 20 && dots == sizes)) || fail "expected one measured dot per size ($sizes), got $dots"
+grep -q 'id="measured-chart-0"' <<<"$measured_section" || fail "no chart for the predicted run"
+grep -q 'class="band"' <<<"$measured_section" || fail "no band of the model's stated error"
+grep -q 'href="#measured"' "$WORK/measuredpage.dom" || fail "the performance section does not point at the measured runs"
+jq -e '[.findings[] | select(.kind == "socket-fallback" and .subject == "dgx004")] | length == 1' "$WORK/measured.json" \
+  >/dev/null || fail "no socket-fallback finding on dgx004"
+n=$(jq '.findings | length' "$WORK/measured.json")
+for ((i = 0; i < n; i++)); do
+  [[ $(jq -r ".findings[$i].check" "$WORK/measured.json") == performance.measured ]] || continue
+  kind=$(jq -r ".findings[$i].kind" "$WORK/measured.json")
+  row=$(grep -F "id=\"finding-$i\"" "$WORK/measuredpage.dom") || fail "measured finding $i ($kind) is not in the page"
+  grep -qF "$kind" <<<"$row" || fail "measured finding $i's row lacks $kind"
+done
+echo "PASS: the measured section in Chromium, $dots dots for $sizes sizes, its findings rows"
 
 # 3. The screenshot: a PNG of the page's first screen and a half, not blank.
 chrome "$WORK/shot" "file://$WORK/report.html" --window-size=1100,1600 --hide-scrollbars \

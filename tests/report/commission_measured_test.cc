@@ -111,4 +111,7 @@ TEST_CASE("report measured: the JSON, Markdown and HTML carry every run") {
   CHECK(html.find("id=\"measured-chart-2\"") != std::string::npos);
   CHECK(html.find("class=\"measured below\"") != std::string::npos);
   CHECK(html.find("<a href=\"#measured\">Measured</a>") != std::string::npos);
+  // The performance section's curves are other placements: it points at the runs' own charts.
+  CHECK(html.find("<p class=\"measured-link\">4 measured runs are charted against the prediction for their own hosts") !=
+        std::string::npos);
 }
