@@ -6,7 +6,8 @@
 # $BUILD_DIR/fuzz-findings/<harness>/ to be fixed and kept as a regression input.
 # The mutations follow FUZZ_SEED (default 1), so a short run (CI's) replays the start of a long
 # one with the same seed: what a long run cleared, a short run cannot find. FUZZ_SEED=0 lets
-# libFuzzer pick a new seed each run, to search further.
+# libFuzzer pick a new seed each run, to search further. FUZZ_JOBS harnesses run at once (default:
+# one per CPU), each for its full SECONDS_EACH.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${1:?usage: scripts/fuzz.sh BUILD_DIR SECONDS_EACH}
@@ -55,31 +56,62 @@ declare -A seeds=(
   [nccl_log_fuzzer]="tests/data/nccl/*.log tests/bad/nccl/*.log"
 )
 
-status=0
 shift $(( $# < 2 ? $# : 2 ))
 harnesses=("$@")
 (( ${#harnesses[@]} )) || mapfile -t harnesses < <(printf '%s\n' "${!seeds[@]}" | sort)
 for harness in "${harnesses[@]}"; do
   [[ -v seeds[$harness] ]] || { echo "fuzz.sh: no harness $harness" >&2; exit 1; }
-  bin=$build/$harness
-  [[ -x $bin ]] || { echo "fuzz.sh: $bin is not built" >&2; exit 1; }
+  [[ -x $build/$harness ]] || { echo "fuzz.sh: $build/$harness is not built" >&2; exit 1; }
+done
+
+# fuzz_one HARNESS: its kept findings replayed, then SECONDS of fuzzing from its seeds. Prints
+# its report into $build/fuzz-findings/HARNESS.report (the caller shows it whole, so that two
+# harnesses running side by side never mix their lines); status 1 on a finding.
+fuzz_one() {
+  local harness=$1 bin=$build/$1 corpus findings=$build/fuzz-findings/$1 kept status=0 f
   corpus=$(mktemp -d)
-  findings=$build/fuzz-findings/$harness
   mkdir -p "$findings"
   # shellcheck disable=SC2086
   for f in ${seeds[$harness]}; do [[ -f $f ]] && cp "$f" "$corpus/" ; done
   kept=fuzz/regressions/${harness%_fuzzer}
-  if [[ -d $kept ]] && compgen -G "$kept/*" >/dev/null; then
-    "$bin" "$kept"/* >/dev/null 2>&1 || { echo "fuzz.sh: $harness fails on a kept regression input in $kept" >&2; status=1; }
-  fi
-  echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seed files (mutation seed $seed)"
-  if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout="${timeouts[$harness]:-10}" -rss_limit_mb="${rss_limits[$harness]:-2048}" \
-        -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$findings.log" 2>&1; then
-    echo "fuzz.sh: $harness found a crash; see $findings.log and $findings/" >&2
-    tail -40 "$findings.log" >&2
-    status=1
-  fi
-  grep -E '^stat::number_of_executed_units' "$findings.log" | sed "s/^/  $harness /" || true
+  {
+    if [[ -d $kept ]] && compgen -G "$kept/*" >/dev/null; then
+      "$bin" "$kept"/* >/dev/null 2>&1 || { echo "fuzz.sh: $harness fails on a kept regression input in $kept"; status=1; }
+    fi
+    echo "fuzz.sh: $harness for ${seconds}s from $(ls "$corpus" | wc -l) seed files (mutation seed $seed)"
+    if ! "$bin" -seed="$seed" -max_total_time="$seconds" -max_len=262144 -timeout="${timeouts[$harness]:-10}" -rss_limit_mb="${rss_limits[$harness]:-2048}" \
+          -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" >"$findings.log" 2>&1; then
+      echo "fuzz.sh: $harness found a crash; see $findings.log and $findings/"
+      tail -40 "$findings.log"
+      status=1
+    fi
+    grep -E '^stat::number_of_executed_units' "$findings.log" | sed "s/^/  $harness /" || true
+  } >"$findings.report"
   rm -rf "$corpus"
+  return $status
+}
+
+# FUZZ_JOBS harnesses at a time (default: one per CPU): each is one process on one core, so CI's
+# two cores fuzz two readers at once, each for its full SECONDS.
+jobs=${FUZZ_JOBS:-$(nproc)}
+status=0
+declare -A running=()
+report() { # PID: wait for it, show its report, fold its status in
+  local harness=${running[$1]}
+  wait "$1" || status=1
+  cat "$build/fuzz-findings/$harness.report"
+  unset "running[$1]"
+}
+for harness in "${harnesses[@]}"; do
+  while (( ${#running[@]} >= jobs )); do
+    for pid in "${!running[@]}"; do
+      kill -0 "$pid" 2>/dev/null || { report "$pid"; break; }
+    done
+    (( ${#running[@]} >= jobs )) && sleep 0.2
+  done
+  fuzz_one "$harness" &
+  running[$!]=$harness
 done
+for pid in "${!running[@]}"; do report "$pid"; done
+(( status == 0 )) || echo "fuzz.sh: a harness failed; its report above says which" >&2
 exit $status

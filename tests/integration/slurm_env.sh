@@ -71,24 +71,41 @@ _slurm_env_enter_release() {
 }
 _slurm_env_enter_release
 
-# Ports below the ephemeral range: outgoing connections never take them, so a port we see free
-# stays free unless another test grabs it (we then retry with other ports).
+# Ports below the ephemeral range: outgoing connections never take them. Tests run side by side
+# (ctest -j), and a port seen free when picked is bound only later (slurmd's, seconds later), so
+# each pick is reserved under a lock in a registry the other tests read: "PID BASE COUNT" lines,
+# dropped once PID (the test's shell) is gone or picks again. A port taken by something else meanwhile still
+# shows as "Address already in use", and slurm_env_start picks again.
 _slurm_env_pick_ports() { # COUNT -> prints the first of COUNT consecutive free ports
-  local count=$1 lo
+  local count=$1 lo reg=${TMPDIR:-/tmp}/slurmtopo-slurm-ports
   read -r lo _ </proc/sys/net/ipv4/ip_local_port_range
-  ss -Htan 2>/dev/null | awk -v count="$count" -v lo="$lo" -v seed="${SRANDOM:-$RANDOM}$$" '
-    { n = split($4, a, ":"); used[a[n]] = 1 }
-    END {
-      hi = (lo > 10000 ? lo : 65536) - 1; span = hi - 10000 + 2 - count
-      if (span < 1) { print "slurm_env: no room for " count " ports below " lo > "/dev/stderr"; exit 1 }
-      srand(seed)
-      for (try = 0; try < 50; try++) {
-        base = 10000 + int(rand() * span); ok = 1
-        for (p = base; p < base + count; p++) if (p in used) { ok = 0; break }
-        if (ok) { print base; exit 0 }
-      }
-      print "slurm_env: no " count " consecutive free ports in 10000-" hi > "/dev/stderr"; exit 1
-    }'
+  (
+    flock -w 120 9 || { echo "slurm_env: waited 120 s for $reg.lock" >&2; exit 1; }
+    local pid base n live=""
+    if [[ -f $reg ]]; then
+      while read -r pid base n; do
+        # A test runs one environment at a time: its new pick replaces its last.
+        [[ -n $pid && $pid != "$$" ]] && kill -0 "$pid" 2>/dev/null && live+="$pid $base $n"$'\n'
+      done <"$reg"
+    fi
+    base=$({ ss -Htan 2>/dev/null | awk '{ n = split($4, a, ":"); print "used", a[n] }'
+             printf '%s' "$live" | awk 'NF == 3 { for (p = $2; p < $2 + $3; p++) print "used", p }'; } |
+      awk -v count="$count" -v lo="$lo" -v seed="${SRANDOM:-$RANDOM}$$" '
+        { used[$2] = 1 }
+        END {
+          hi = (lo > 10000 ? lo : 65536) - 1; span = hi - 10000 + 2 - count
+          if (span < 1) { print "slurm_env: no room for " count " ports below " lo > "/dev/stderr"; exit 1 }
+          srand(seed)
+          for (try = 0; try < 50; try++) {
+            base = 10000 + int(rand() * span); ok = 1
+            for (p = base; p < base + count; p++) if (p in used) { ok = 0; break }
+            if (ok) { print base; exit 0 }
+          }
+          print "slurm_env: no " count " consecutive free ports in 10000-" hi > "/dev/stderr"; exit 1
+        }') || exit 1
+    printf '%s%s %s %s\n' "$live" "$$" "$base" "$count" >"$reg.new" && mv -f "$reg.new" "$reg"
+    echo "$base"
+  ) 9>"$reg.lock"
 }
 
 # scontrol needs *some* slurm.conf even to expand a hostlist (and retries 60 s on a missing
