@@ -196,6 +196,7 @@ struct MeasuredSection {
   std::string source;                // the --measured path
   std::string profile, routing;
   std::vector<RunComparison> runs;   // file order
+  std::vector<ProbeStep> probe_steps;  // a probe's directory (DIR/probe.json): each placement
   std::vector<std::string> warnings;
 };
 

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "report/commission_parts.h"
+#include "report/measured_report.h"
 
 namespace slurmtopo {
 
@@ -81,6 +82,21 @@ void html_measured(const CommissionReport& r, std::ostream& out) {
       << "on its own hosts with "
       << (m.profile.empty() ? std::string("no profile") : "the " + html_escape(m.profile) + " profile") << " and "
       << html_escape(m.routing) << " routing. Measured busbw is the better of out-of-place and in-place.</p>\n";
+  if (!m.probe_steps.empty()) {
+    // The probe's plan against what came back: a placement not measured is a part of the
+    // fabric this report says nothing about.
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> cls;
+    for (const ProbeStep& s : m.probe_steps) {
+      rows.push_back({s.placement.name, to_string(s.placement.kind), s.placement.hostlist,
+                      std::string(to_string(s.state)) + (s.detail.empty() ? "" : ": " + s.detail),
+                      s.run >= 0 ? run_standing(m.runs[s.run]) : "-"});
+      const bool below = s.run >= 0 && m.runs[s.run].below();
+      cls.push_back(s.state != StepState::Measured ? "warn" : below ? "fail" : "");
+    }
+    html_table(out, "The probe's placements (probe.json) and what each step left in its output",
+               {"step", "kind", "hosts", "state", "standing"}, rows, cls);
+  }
   for (size_t i = 0; i < m.runs.size(); ++i) {
     const RunComparison& run = m.runs[i];
     out << "<h3 id=\"measured-" << i << "\">" << html_escape(run.collective + " on " + run.hostlist) << ", " << run.ranks

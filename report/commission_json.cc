@@ -163,6 +163,7 @@ std::string commission_json(const CommissionReport& r) {
   j["performance"] = performance(r.performance);
   j["measured"] = r.measured ? json{{"source", r.measured->source}, {"profile", r.measured->profile},
                                     {"routing", r.measured->routing}, {"runs", measured_runs_json(r.measured->runs)},
+                                    {"probe_steps", probe_steps_json(r.measured->probe_steps, r.measured->runs)},
                                     {"warnings", r.measured->warnings}}
                              : json(nullptr);
   json slurm = json::array();

@@ -7,6 +7,7 @@
 #include "report/cabling_plan_summary.h"
 #include "report/commission.h"
 #include "report/commission_parts.h"
+#include "report/measured_report.h"
 
 namespace slurmtopo {
 
@@ -93,6 +94,13 @@ std::string commission_markdown(const CommissionReport& r) {
         << (r.measured->runs.size() == 1 ? "run" : "runs") << " from " << r.measured->source << ", predicted with "
         << (r.measured->profile.empty() ? std::string("no profile") : "the " + r.measured->profile + " profile")
         << "; measured busbw is the better of out-of-place and in-place.\n";
+    if (!r.measured->probe_steps.empty()) {
+      out << "\n| probe step | kind | hosts | state | standing |\n|---|---|---|---|---|\n";
+      for (const ProbeStep& s : r.measured->probe_steps)
+        out << "| " << s.placement.name << " | " << to_string(s.placement.kind) << " | " << s.placement.hostlist << " | "
+            << to_string(s.state) << (s.detail.empty() ? "" : ": " + cell(s.detail)) << " | "
+            << (s.run >= 0 ? run_standing(r.measured->runs[s.run]) : std::string("-")) << " |\n";
+    }
     for (const RunComparison& run : r.measured->runs) {
       out << "\n### " << run.collective << " on " << run.hostlist << ", " << run.ranks << " GPUs (" << run.source
           << ")\n\n";

@@ -2,6 +2,8 @@
 // with what the report already has: its cluster, its profile or its nodes, their findings.
 #include "report/commission_parts.h"
 #include "simulate/measured/measured_simulation.h"
+#include "simulate/measured/probe_coverage.h"
+#include "simulate/measured/probe_manifest.h"
 
 namespace slurmtopo {
 
@@ -14,6 +16,7 @@ MeasuredSection plan_measured(const Cluster& cluster, const std::string& path, c
   out.profile = std::move(c.profile);
   out.runs = std::move(c.runs);
   out.warnings = std::move(c.warnings);
+  if (const auto placements = read_probe_manifest(path)) out.probe_steps = probe_coverage(path, *placements, out.runs);
   return out;
 }
 

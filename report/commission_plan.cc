@@ -275,9 +275,12 @@ CommissionReport plan_commission(const CommissionRequest& r) {
       out.findings.push_back(make_finding("performance", kPerformanceFindingKinds[0], out.performance->profile,
                                           out.performance->profile_mismatch, out.performance->mismatched_hosts));
   }
-  if (out.measured)
-    for (const MeasuredFinding& f : measured_findings(out.measured->runs))
+  if (out.measured) {
+    std::vector<MeasuredFinding> found = measured_findings(out.measured->runs);
+    for (MeasuredFinding& f : probe_step_findings(out.measured->probe_steps)) found.push_back(std::move(f));
+    for (const MeasuredFinding& f : found)
       out.findings.push_back(make_finding("performance", measured_kind(f.kind), f.subject, f.detail, f.count));
+  }
   if (baseline) out.baseline = diff_baseline(*baseline, out, r.baseline);
   decide_checks(out);
   return out;

@@ -58,6 +58,29 @@ std::string placement_text(const RunComparison& r) {
   return hosts + " x " + std::to_string(r.gpus_per_host) + " = " + counted(r.ranks, "rank", "ranks");
 }
 
+std::string run_standing(const RunComparison& r) {
+  if (!r.not_predicted.empty()) return "not predicted";
+  if (r.below()) return "below";
+  if (r.above()) return "above";
+  return "within";
+}
+
+nlohmann::ordered_json probe_steps_json(const std::vector<ProbeStep>& steps, const std::vector<RunComparison>& runs) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const ProbeStep& s : steps) {
+    nlohmann::ordered_json o;
+    o["name"] = s.placement.name;
+    o["kind"] = to_string(s.placement.kind);
+    o["hosts"] = s.placement.hostlist;
+    o["state"] = to_string(s.state);
+    o["run"] = s.run >= 0 ? nlohmann::ordered_json(s.run) : nlohmann::ordered_json();
+    o["standing"] = s.run >= 0 ? nlohmann::ordered_json(run_standing(runs[s.run])) : nlohmann::ordered_json();
+    o["detail"] = s.detail;
+    out.push_back(o);
+  }
+  return out;
+}
+
 nlohmann::ordered_json causes_json(const std::vector<Cause>& causes) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const Cause& c : causes) out.push_back({{"order", c.order}, {"subject", c.subject}, {"detail", c.detail}});

@@ -24,6 +24,13 @@ nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs
 // finished init".
 std::string placement_text(const RunComparison& run);
 
+// A run in a word: "below", "above", "within" (every claimed size), "not predicted".
+std::string run_standing(const RunComparison& run);
+
+// A probe's placements: per step its name, kind, hosts, state, standing and run (an index into
+// `runs`), as the report's JSON carries them.
+nlohmann::ordered_json probe_steps_json(const std::vector<ProbeStep>& steps, const std::vector<RunComparison>& runs);
+
 // A run's causes, and findings, as both commands' JSON and text carry them.
 nlohmann::ordered_json causes_json(const std::vector<Cause>& causes);
 nlohmann::ordered_json measured_findings_json(const std::vector<MeasuredFinding>& findings);

@@ -7,6 +7,8 @@
 //   measured_simulation.h  `simulate --measured` and the report's section as one call
 //   measured_evidence.h what `inspect --measured` shows: the runs as read, their log weighed
 //   probe_plan.h        `probe`: the sbatch script whose steps measure every leaf group, pair and rail
+//   probe_manifest.h    its placements in DIR/probe.json, read back by the report
+//   probe_coverage.h    which of them were measured, cut short, failed or never ran
 #pragma once
 
 #include "simulate/measured/measured_causes.h"
@@ -15,4 +17,6 @@
 #include "simulate/measured/measured_findings.h"
 #include "simulate/measured/measured_run.h"
 #include "simulate/measured/measured_simulation.h"
+#include "simulate/measured/probe_coverage.h"
+#include "simulate/measured/probe_manifest.h"
 #include "simulate/measured/probe_plan.h"

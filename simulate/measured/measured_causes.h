@@ -34,8 +34,12 @@ inline constexpr FindingKind kMeasuredFindingKinds[] = {
      "a measured run beats the prediction by more than the model's stated error: the model is wrong there "
      "(docs/simulator.md)",
      "runs"},
+    {"probe-step-unmeasured", "performance.measured", Severity::Warn,
+     "a placement of the probe (DIR/probe.json) has no complete run in its output: the step never ran, failed, was "
+     "cut short or ran on other hosts, so that part of the fabric is not measured",
+     "steps"},
 };
-enum class MeasuredKind { Below, Wrong, Sockets, NoGdr, NotNearest, Above };
+enum class MeasuredKind { Below, Wrong, Sockets, NoGdr, NotNearest, Above, StepUnmeasured };
 inline const FindingKind& measured_kind(MeasuredKind k) { return kMeasuredFindingKinds[static_cast<int>(k)]; }
 
 // One piece of evidence, in the order above (`order` 1–6).

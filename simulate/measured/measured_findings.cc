@@ -1,6 +1,7 @@
 #include "simulate/measured/measured_findings.h"
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -60,6 +61,34 @@ std::vector<MeasuredFinding> measured_findings(const std::vector<RunComparison>&
   }
   for (auto& [kind, e] : evidence)
     out.push_back({kind, compress_hostlist({e.first.begin(), e.first.end()}), e.second, static_cast<int>(e.first.size())});
+  return out;
+}
+
+std::vector<MeasuredFinding> probe_step_findings(const std::vector<ProbeStep>& steps) {
+  std::vector<MeasuredFinding> out;
+  for (const ProbeStep& s : steps) {
+    const std::string what = s.placement.name + " (" + to_string(s.placement.kind) + ", " + s.placement.hostlist + ")";
+    std::string detail;
+    switch (s.state) {
+      case StepState::Measured: continue;
+      case StepState::CutShort:
+        detail = what + ": its run stopped before its last size (the job's time limit, or a hang): give the job more "
+                        "time (probe -t) and rerun the step";
+        break;
+      case StepState::OtherHosts:
+        detail = what + ": its output holds a run that " + s.detail + ", not on the placement's hosts";
+        break;
+      case StepState::NoRun:
+        detail = what + ": its output holds no nccl-tests run; it starts \"" + s.detail +
+                 "\": fix that and rerun the step's srun line from probe.sbatch";
+        break;
+      case StepState::NoOutput:
+        detail = what + ": no " + std::filesystem::path(s.placement.output).filename().string() +
+                 ": the step never ran (the job ended first, or it is still running)";
+        break;
+    }
+    out.push_back({MeasuredKind::StepUnmeasured, s.placement.name, detail});
+  }
   return out;
 }
 

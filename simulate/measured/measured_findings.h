@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "simulate/measured/measured_compare.h"
+#include "simulate/measured/probe_coverage.h"
 
 namespace slurmtopo {
 
@@ -16,5 +17,9 @@ struct MeasuredFinding {
   int count = 1;
 };
 std::vector<MeasuredFinding> measured_findings(const std::vector<RunComparison>& runs);
+
+// probe-step-unmeasured: one per probe step without a complete run on its hosts, saying what
+// its output holds and what to do.
+std::vector<MeasuredFinding> probe_step_findings(const std::vector<ProbeStep>& steps);
 
 }  // namespace slurmtopo

@@ -11,6 +11,7 @@
 #include "base/shell_quote.h"
 #include "base/version.h"
 #include "discover/job_paths.h"
+#include "simulate/measured/probe_manifest.h"
 #include "graph/switch_names.h"
 #include "slurm/hostlist.h"
 
@@ -241,6 +242,8 @@ void write_probe_script(const ProbePlan& plan) {
   std::error_code ec;
   std::filesystem::create_directories(plan.out_dir, ec);
   if (ec) throw InputError(plan.out_dir, 0, "cannot create the output directory: " + ec.message());
+  // The manifest first: a script on disk always has the placements the report reads back.
+  atomic_write((std::filesystem::path(plan.out_dir) / kProbeManifestName).string(), probe_manifest_json(plan));
   atomic_write(plan.script_path, plan.script);
 }
 
@@ -249,6 +252,7 @@ std::string probe_written_text(const ProbePlan& plan) {
                   " all_reduce_perf steps on " + std::to_string(plan.hosts.size()) + " hosts\n";
   for (const auto& p : plan.placements) s += "  " + p.name + "  " + p.hostlist + "\n";
   for (const auto& note : plan.notes) s += "note: " + note + "\n";
+  s += "its placements: " + plan.out_dir + "/" + kProbeManifestName + " (report --measured reads them back)\n";
   s += "submit it with: sbatch " + shell_quote(plan.script_path) + "\n";
   return s;
 }

@@ -91,7 +91,8 @@ struct ProbePlan {
 ProbePlan plan_probe(const Cluster& cluster, const ProbeRequest& request);
 
 // Creates out_dir and writes the script to script_path atomically (base/atomic_write.h), so a
-// half-written script is never submitted. InputError naming the directory when it cannot be made.
+// half-written script is never submitted, and its placements beside it as out_dir/probe.json
+// (probe_manifest.h), which `report --measured` reads back. InputError naming the directory when it cannot be made.
 void write_probe_script(const ProbePlan& plan);
 
 // What `probe` says once the script is written: where, its steps, how to submit it, the notes.

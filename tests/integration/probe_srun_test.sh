@@ -126,3 +126,22 @@ for k in "${!steps[@]}"; do
   [[ $got == "$(list "${two[@]}")" ]] || fail "report --measured read $name as a run on '$got', not on $(list "${two[@]}")"
 done
 echo "PASS: report --measured reads each step's output back as one run on that step's nodes"
+
+# The report reads the probe's placements back (DIR/probe.json) and says what each step left:
+# the stand-in's replay names two hosts, so a two-host placement is "measured" and a wider one
+# ran on "other hosts" (a probe-step-unmeasured warning), which is what its output holds.
+[[ -s $out/probe.json ]] || fail "probe wrote no $out/probe.json beside the script"
+(( $(jq '.measured.probe_steps | length' "$WORK/report.json") == ${#steps[@]} )) ||
+  fail "the report has $(jq '.measured.probe_steps | length' "$WORK/report.json") probe steps, not ${#steps[@]}"
+for k in "${!steps[@]}"; do
+  name=${steps[k]% *} hosts=${steps[k]#* }
+  n=$(scontrol show hostnames "$hosts" | wc -l)
+  state=$(jq -r --arg n "$name" '.measured.probe_steps[] | select(.name == $n) | .state' "$WORK/report.json")
+  if (( n == 2 )); then want=measured; else want="other hosts"; fi
+  [[ $state == "$want" ]] || fail "probe step $name ($n hosts) is '$state' in the report, not '$want'"
+  if (( n != 2 )); then
+    jq -e --arg n "$name" '[.findings[] | select(.kind == "probe-step-unmeasured" and .subject == $n)] | length == 1' \
+      "$WORK/report.json" >/dev/null || fail "no probe-step-unmeasured finding for $name"
+  fi
+done
+echo "PASS: the report reads probe.json back: two-host steps measured, wider ones on other hosts (the stand-in's)"

@@ -11,6 +11,7 @@
 
 #include "report/commission.h"
 #include "simulate/collective/collective.h"
+#include "simulate/measured/probe_manifest.h"
 #include "tests/report/commission_fixture.h"
 #include "tests/simulate/measured/nccl_text.h"
 
@@ -43,6 +44,13 @@ const CommissionReport& measured_report() {
     write("02-sockets.out", {"dgx017", "dgx018", "dgx019", "dgx020"}, 0.3, sockets);
     write("03-miscabled.out", {"dgx005", "dgx006", "dgx007", "dgx008"}, 0.6, std::vector<HostPlan>(4));
     write("04-dgx010.out", {"dgx009", "dgx010", "dgx011", "dgx012"}, 0.7, std::vector<HostPlan>(4));
+    // As a probe's directory: its manifest names the healthy run's step and one that never ran.
+    ProbePlan probe;
+    probe.placements.push_back({"01-healthy", ProbeKind::Group, {"su1"}, {"dgx001", "dgx002", "dgx003", "dgx004"},
+                                "dgx[001-004]", "/cluster/probe/01-healthy.out"});
+    probe.placements.push_back({"09-all", ProbeKind::All, {"su1", "su2"}, {"dgx001", "dgx017"}, "dgx[001,017]",
+                                "/cluster/probe/09-all.out"});
+    std::ofstream(dir + "/probe.json") << probe_manifest_json(probe);
     req.measured = dir;
     CommissionReport out = plan_commission(req);
     std::filesystem::remove_all(dir);
@@ -114,4 +122,24 @@ TEST_CASE("report measured: the JSON, Markdown and HTML carry every run") {
   // The performance section's curves are other placements: it points at the runs' own charts.
   CHECK(html.find("<p class=\"measured-link\">4 measured runs are charted against the prediction for their own hosts") !=
         std::string::npos);
+}
+
+TEST_CASE("report measured: a probe's directory shows each placement and what its step left") {
+  const CommissionReport& r = measured_report();
+  REQUIRE(r.measured->probe_steps.size() == 2);
+  CHECK(r.measured->probe_steps[0].state == StepState::Measured);
+  CHECK(r.measured->runs[r.measured->probe_steps[0].run].hostlist == "dgx[001-004]");
+  CHECK(r.measured->probe_steps[1].state == StepState::NoOutput);
+  const Finding* missing = finding(r, "probe-step-unmeasured", "09-all");
+  REQUIRE(missing);
+  CHECK(missing->detail.find("no 09-all.out: the step never ran") != std::string::npos);
+  CHECK(!finding(r, "probe-step-unmeasured", "01-healthy"));
+  const std::string html = commission_html(r);
+  CHECK(html.find("The probe's placements (probe.json) and what each step left in its output") != std::string::npos);
+  const std::string md = commission_markdown(r);
+  CHECK(md.find("| 01-healthy | group | dgx[001-004] | measured | within |") != std::string::npos);
+  CHECK(md.find("| 09-all | all | dgx[001,017] | no output | - |") != std::string::npos);
+  const std::string json = commission_json(r);
+  CHECK(json.find("\"probe_steps\": [") != std::string::npos);
+  CHECK(json.find("\"state\": \"no output\"") != std::string::npos);
 }
