@@ -75,19 +75,10 @@ void print_rows(std::ostream& out, const MeasuredRun& run) {
 }
 
 nlohmann::ordered_json run_json(const MeasuredRun& run, const RunComparison& w) {
-  nlohmann::ordered_json o;
-  o["source"] = w.source;
-  o["collective"] = w.collective;
-  o["job_log"] = run.job_log;
-  o["hosts"] = w.hostlist;
-  o["ranks"] = w.ranks;
-  o["gpus_per_host"] = w.gpus_per_host;
+  nlohmann::ordered_json o = run_placement_json(w);
   o["gpu"] = gpu_name(run);
   o["nccl_tests_version"] = run.test.version;
   o["nccl_version"] = nccl_version(run);
-  o["nccl_log"] = w.logged;
-  o["complete"] = w.complete;
-  o["wrong"] = w.wrong;
   o["avg_busbw_gbs"] = run.test.avg_busbw_gbs ? nlohmann::ordered_json(*run.test.avg_busbw_gbs) : nlohmann::ordered_json();
   o["host_evidence"] = nlohmann::ordered_json::array();
   for (const HostEvidence& e : run.evidence) {

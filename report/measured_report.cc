@@ -104,20 +104,17 @@ void print_measured_findings(std::ostream& out, const std::vector<MeasuredFindin
   }
 }
 
+nlohmann::ordered_json run_placement_json(const RunComparison& r) {
+  return {{"source", r.source},   {"collective", r.collective}, {"job_log", r.job_log},
+          {"hosts", r.hostlist},  {"ranks", r.ranks},           {"gpus_per_host", r.gpus_per_host},
+          {"nccl_log", r.logged}, {"complete", r.complete},     {"wrong", r.wrong}};
+}
+
 nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const RunComparison& r : runs) {
-    nlohmann::ordered_json o;
-    o["source"] = r.source;
-    o["collective"] = r.collective;
-    o["job_log"] = r.job_log;
-    o["hosts"] = r.hostlist;
-    o["ranks"] = r.ranks;
-    o["gpus_per_host"] = r.gpus_per_host;
-    o["nccl_log"] = r.logged;
-    o["complete"] = r.complete;
+    nlohmann::ordered_json o = run_placement_json(r);
     if (!r.not_predicted.empty()) o["not_predicted"] = r.not_predicted;
-    o["wrong"] = r.wrong;
     o["sizes"] = nlohmann::ordered_json::array();
     for (const SizeCheck& s : r.sizes) {
       nlohmann::ordered_json x;

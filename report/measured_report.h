@@ -24,6 +24,10 @@ nlohmann::ordered_json measured_runs_json(const std::vector<RunComparison>& runs
 // finished init".
 std::string placement_text(const RunComparison& run);
 
+// What both commands' JSON say of a run's placement: source, collective, job_log, hosts, ranks,
+// gpus_per_host, nccl_log, complete, wrong.
+nlohmann::ordered_json run_placement_json(const RunComparison& run);
+
 // A run in a word: "below", "above", "within" (every claimed size), "not predicted".
 std::string run_standing(const RunComparison& run);
 
