@@ -83,13 +83,19 @@ BlockPlan plan_blocks_from_domains(const NvlinkDomains& domains, const std::opti
     for (const auto& g : h.gpus)
       if (std::find(seen.begin(), seen.end(), g.domain()) == seen.end()) seen.push_back(g.domain());
     if (seen.empty() || (seen.size() == 1 && seen.front().empty())) {
-      plan.anomalies.push_back(h.host + ": " + (h.gpus.empty() ? "no GPUs report" : "its GPUs report") +
-                               " no NVLink domain (" + where(h) + "); in no block");
+      const std::string why = std::string(h.gpus.empty() ? "no GPUs report" : "its GPUs report") +
+                              " no NVLink domain (" + where(h) + ")";
+      plan.anomalies.push_back(h.host + ": " + why + "; in no block");
+      plan.findings.push_back({DomainFindingKind::Unknown, h.host,
+                               why + ": in no block; check the GPU fabric (nvidia-smi -q, Fabric: State, Status) and "
+                                     "the NVLink switch trays"});
       continue;
     }
     if (seen.size() > 1) {
-      plan.anomalies.push_back(h.host + ": its GPUs disagree on the NVLink domain (" + gpu_domains(h.gpus) + ", " +
-                               where(h) + "); in no block");
+      const std::string why = "its GPUs disagree on the NVLink domain (" + gpu_domains(h.gpus) + ", " + where(h) + ")";
+      plan.anomalies.push_back(h.host + ": " + why + "; in no block");
+      plan.findings.push_back({DomainFindingKind::Unknown, h.host,
+                               why + ": in no block; a GPU whose fabric did not come up reports another ClusterUUID"});
       continue;
     }
     if (!members.count(seen.front())) order.push_back(seen.front());
@@ -100,9 +106,21 @@ BlockPlan plan_blocks_from_domains(const NvlinkDomains& domains, const std::opti
   for (const auto& d : order) {
     std::vector<std::string>& hosts = members[d];
     if (hosts.size() == 1 && largest > 1) {
-      plan.anomalies.push_back(hosts.front() + ": alone in NVLink domain " + d + " where other domains have up to " +
-                               std::to_string(largest) + " nodes (a GPU fabric fault or a mis-set ClusterUUID); in no block");
+      const std::string why = "alone in NVLink domain " + d + " where other domains have up to " +
+                              std::to_string(largest) + " nodes (a GPU fabric fault or a mis-set ClusterUUID)";
+      plan.anomalies.push_back(hosts.front() + ": " + why + "; in no block");
+      plan.findings.push_back({DomainFindingKind::Alone, hosts.front(), why + ": in no block"});
       continue;
+    }
+    if (hosts.size() < largest) {
+      sort_nodes(hosts);
+      const size_t gone = largest - hosts.size();
+      plan.findings.push_back(
+          {DomainFindingKind::Short, "block_" + d,
+           "NVLink domain " + d + " holds " + std::to_string(hosts.size()) + " nodes (" + compress_hostlist(hosts) +
+               ") where the largest holds " + std::to_string(largest) + ": " + std::to_string(gone) +
+               (gone == 1 ? " node is" : " nodes are") + " down, drained or on another ClusterUUID; a job of " +
+               std::to_string(largest) + " nodes on one NVLink domain does not fit in it"});
     }
     sort_nodes(hosts);
     plan.blocks.blocks.push_back({0, "block_" + d, hosts});
@@ -112,8 +130,13 @@ BlockPlan plan_blocks_from_domains(const NvlinkDomains& domains, const std::opti
     std::vector<std::string> missing;
     for (const auto& n : *known)
       if (!holds(listed, n)) missing.push_back(n);
-    if (!missing.empty())
+    if (!missing.empty()) {
       plan.anomalies.push_back(compress_hostlist(missing) + ": not in " + domains.source + " (NVLink domain unknown); in no block");
+      plan.findings.push_back({DomainFindingKind::Unknown, compress_hostlist(missing),
+                               "not in " + domains.source + ": NVLink domain unknown, in no block (collect again, or "
+                                                            "add the nodes to the file)",
+                               static_cast<int>(missing.size())});
+    }
   }
   std::vector<int> counts;
   for (const auto& b : plan.blocks.blocks) counts.push_back(static_cast<int>(b.nodes.size()));

@@ -30,6 +30,8 @@ constexpr FindingCheck kChecks[] = {
                      "GPUDirect RDMA possible, no GPU memory fault, hosts of a class alike (where probed)"},
     {"nodes.container", "the job's container reaches the RDMA devices through a verbs provider, its NCCL_IB_HCA "
                         "names the rails, its CUDA runs on the driver (where probed in the container)"},
+    {"nodes.nvlink", "every node is in an NVLink domain its GPUs agree on, no domain smaller than its peers (where "
+                     "--nvlink-domains is given)"},
     {"performance.profile", "the hardware profile the predictions use matches the fabric's NICs"},
     {"performance.measured", "every measured nccl-tests run is within the model's error of its prediction, ran over "
                              "RDMA with GPUDirect on the GPUs' nearest HCAs, and counted no wrong result (where "

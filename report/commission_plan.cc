@@ -238,6 +238,12 @@ CommissionReport plan_commission(const CommissionRequest& r) {
                                       yaml ? "slurm.topology-yaml" : "slurm.topology-block"));
   }
   const std::string other_name = other ? out.slurm.back().name : "";
+  if (domains) {
+    out.applicable.insert("nodes.nvlink");
+    if (other && other->blocks)
+      for (const DomainFinding& f : other->blocks->findings)
+        out.findings.push_back(make_finding("nodes", domain_kind(f.kind), f.subject, f.detail, f.count));
+  }
   if (nodes) {
     const auto errors = issue_lines(gres.check.errors), warnings = issue_lines(gres.check.warnings);
     out.slurm.push_back({"gres.conf", gres.gres_text, errors, warnings, "slurm.gres", "slurmd"});

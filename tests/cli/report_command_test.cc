@@ -5,6 +5,7 @@
 #include "tests/cli/cli_test_support.h"
 
 using slurmtopo::testing::run;
+using slurmtopo::testing::Run;
 using slurmtopo::testing::Scratch;
 
 namespace {
@@ -56,4 +57,28 @@ TEST_CASE("report command: bad input exits 2 naming the file, and writes nothing
   const auto none = run("report --fabric " + kSamples + "fattree-2level.topo");
   CHECK(none.code == 2);
   CHECK(none.output.find("expected somewhere to write the report") != std::string::npos);
+}
+
+TEST_CASE("report --nvlink-domains: a domain short of its peers and a node in none warn nodes.nvlink, exit 3") {
+  Scratch s;
+  Run gen = run("generate railopt --scalable-units 2 --hosts-per-su 4 --rails 4 --radix 16 -o " + s.path("f.topo"));
+  REQUIRE_MESSAGE(gen.code == 0, gen.output);
+  const std::string a = "5e797fc6-0f46-421a-8724-0e102c0f723c", b = "5e797fc6-0f46-421a-8724-0e102c0f721e";
+  // Two NVLink domains of 4 nodes, the second with dgx008 gone from the file.
+  std::string domains;
+  for (int i = 1; i <= 7; ++i) domains += "dgx00" + std::to_string(i) + ": " + (i <= 4 ? a : b) + "\n";
+  const std::string file = s.write("domains.txt", domains);
+  Run r = run("report --fabric " + s.path("f.topo") + " --nvlink-domains " + file + " --plugin block --slurm-version 24.11 -o " +
+              s.path("r.html") + " --json " + s.path("r.json"));
+  CHECK_MESSAGE(r.code == 3, r.output);
+  CHECK(r.output.find("warn  nodes.nvlink: 1 nvlink-domain-short, 1 nvlink-domain-unknown") != std::string::npos);
+  const std::string json = s.read("r.json");
+  CHECK(json.find("\"subject\": \"block_" + b + "\"") != std::string::npos);
+  CHECK(json.find("holds 3 nodes (dgx[005-007]) where the largest holds 4") != std::string::npos);
+  CHECK(json.find("\"subject\": \"dgx008\"") != std::string::npos);
+  // Both domains whole: the check passes.
+  s.write("domains.txt", domains + "dgx008: " + b + "\n");
+  r = run("report --fabric " + s.path("f.topo") + " --nvlink-domains " + file + " --plugin block --slurm-version 24.11 -o " + s.path("r.html"));
+  CHECK_MESSAGE(r.code == 0, r.output);
+  CHECK(r.output.find("pass  nodes.nvlink: nothing wrong") != std::string::npos);
 }

@@ -69,6 +69,8 @@ TEST_CASE("blocks from NVLink domains: azslurm's GB200 output, block for block")
     CHECK(plan.blocks.blocks[i].nodes == want);
   }
   CHECK(plan.anomalies.empty());
+  // Four full racks of 18 trays: no domain is short, nothing to say.
+  CHECK(plan.findings.empty());
   // azslurm writes BlockSizes=1; topology/block's rules give the 18-node base block and its
   // aggregations of 2 and 4 consecutive blocks.
   CHECK(plan.blocks.block_sizes == std::vector<int>{18, 36, 72});
@@ -86,6 +88,20 @@ TEST_CASE("blocks from NVLink domains: NVL72 racks, one node with another Cluste
   REQUIRE(plan.anomalies.size() == 2);
   CHECK(plan.anomalies[0] == "nvl-r5-n00: its GPUs report no NVLink domain (nvl-r5-n00.fabric.csv); in no block");
   CHECK(plan.anomalies[1].rfind("nvl-r2-n05: alone in NVLink domain " + uuid(9) + ".32766", 0) == 0);
+  // The same as findings, and racks 2 and 5 each a node short of the others' 18.
+  REQUIRE(plan.findings.size() == 4);
+  CHECK(plan.findings[0].kind == DomainFindingKind::Unknown);
+  CHECK(plan.findings[0].subject == "nvl-r5-n00");
+  CHECK(plan.findings[1].kind == DomainFindingKind::Short);
+  CHECK(plan.findings[1].subject == "block_" + uuid(2) + ".32766");
+  CHECK(plan.findings[1].detail.find("holds 17 nodes (nvl-r2-n[00-04,06-17]) where the largest holds 18: 1 node is "
+                                     "down, drained or on another ClusterUUID") != std::string::npos);
+  // Rack 9's domain first appears with nvl-r2-n05, before rack 3.
+  CHECK(plan.findings[2].kind == DomainFindingKind::Alone);
+  CHECK(plan.findings[2].subject == "nvl-r2-n05");
+  CHECK(plan.findings[3].kind == DomainFindingKind::Short);
+  CHECK(plan.findings[3].subject == "block_" + uuid(5) + ".32766");
+  for (const DomainFinding& f : plan.findings) CHECK(domain_kind(f.kind).severity == Severity::Warn);
   // Before 25.05 every block needs the base size: the 17-node blocks set it.
   CHECK(plan.blocks.block_sizes == std::vector<int>{17, 34, 68, 136});
   // 25.05 permits gaps: the 18-node racks set it.
@@ -114,6 +130,24 @@ TEST_CASE("blocks from NVLink domains: a host that is no node is bad input — a
   const BlockPlan plan = plan_blocks_from_domains(d, std::vector<std::string>{"n1", "n2"}, {24, 11});
   REQUIRE(plan.anomalies.size() == 1);
   CHECK(plan.anomalies[0] == "n2: not in d.txt (NVLink domain unknown); in no block");
+  REQUIRE(plan.findings.size() == 1);
+  CHECK(plan.findings[0].kind == DomainFindingKind::Unknown);
+  CHECK(plan.findings[0].subject == "n2");
+}
+
+TEST_CASE("blocks from NVLink domains: a rack with two trays drained is short, the rest quiet") {
+  NvlinkDomains d;
+  d.source = "generated";
+  for (const HostFabric& h : nvl72().hosts)
+    if (h.host.rfind("nvl-r0-", 0) == 0 || h.host.rfind("nvl-r1-", 0) == 0 || h.host.rfind("nvl-r3-", 0) == 0)
+      if (h.host != "nvl-r3-n16" && h.host != "nvl-r3-n17") d.hosts.push_back(h);
+  const BlockPlan plan = plan_blocks_from_domains(d, std::nullopt, {25, 5});
+  REQUIRE(plan.findings.size() == 1);
+  CHECK(plan.findings[0].kind == DomainFindingKind::Short);
+  CHECK(plan.findings[0].subject == "block_" + uuid(3) + ".32766");
+  CHECK(plan.findings[0].detail.find("2 nodes are down, drained or on another ClusterUUID; a job of 18 nodes on one "
+                                     "NVLink domain does not fit in it") != std::string::npos);
+  CHECK(plan.blocks.blocks[2].nodes.size() == 16);  // still a block, as it is
 }
 
 TEST_CASE("BlockSizes: base block then power-of-two aggregation up to all blocks, per release") {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commission_fixture.h"
+#include "emit/block_plan.h"
 #include "graph/input_match.h"
 #include "graph/node_join.h"
 
@@ -80,6 +81,7 @@ TEST_CASE("report checks: every finding kind is decided by the check it declares
   kinds.insert(kinds.end(), std::begin(kInputFindingKinds), std::end(kInputFindingKinds));
   kinds.insert(kinds.end(), std::begin(kPerformanceFindingKinds), std::end(kPerformanceFindingKinds));
   kinds.insert(kinds.end(), std::begin(kMeasuredFindingKinds), std::end(kMeasuredFindingKinds));
+  kinds.insert(kinds.end(), std::begin(kDomainFindingKinds), std::end(kDomainFindingKinds));
   std::set<std::string> names;
   for (const FindingKind& k : kinds) {
     CAPTURE(k.name);
@@ -122,6 +124,7 @@ TEST_CASE("report checks: the report's own finding kinds are on docs/findings.md
   REQUIRE(!doc.empty());
   std::vector<FindingKind> kinds(std::begin(kPerformanceFindingKinds), std::end(kPerformanceFindingKinds));
   kinds.insert(kinds.end(), std::begin(kMeasuredFindingKinds), std::end(kMeasuredFindingKinds));
+  kinds.insert(kinds.end(), std::begin(kDomainFindingKinds), std::end(kDomainFindingKinds));
   for (const FindingKind& k : kinds) {
     CAPTURE(k.name);
     CHECK(doc.find(std::string("| `") + k.name + "` | `" + k.check + "` | " + to_string(k.severity) + " |") !=
