@@ -12,19 +12,14 @@
 
 #include "base/input_error.h"
 #include "discover/fabric_file.h"
+#include "tests/read_data.h"
 
 using namespace slurmtopo;
 
 namespace {
 const std::string kData = SLURMTOPO_SOURCE_DIR "/tests/data/iblinkinfo/";
 
-std::string read(const std::string& name) {
-  std::ifstream in(kData + name);
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& name) { return slurmtopo::testing::read_data(kData + name); }
 
 const FabricNode* node_described(const Fabric& f, const std::string& d) {
   for (const auto& n : f.nodes)

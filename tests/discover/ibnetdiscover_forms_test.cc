@@ -15,19 +15,14 @@
 #include "discover/fabric_file.h"
 #include "discover/ibnetdiscover_ports_text.h"
 #include "discover/ibnetdiscover_text.h"
+#include "tests/read_data.h"
 
 using namespace slurmtopo;
 
 namespace {
 const std::string kData = SLURMTOPO_SOURCE_DIR "/tests/data/ibnetdiscover_forms/";
 
-std::string read(const std::string& name) {
-  std::ifstream in(kData + name, std::ios::binary);
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& name) { return slurmtopo::testing::read_data(kData + name); }
 
 Fabric load(const std::string& name) { return load_fabric_file(kData + name).front(); }
 

@@ -13,6 +13,7 @@
 
 #include "base/input_error.h"
 #include "base/lines.h"
+#include "tests/read_data.h"
 
 using namespace slurmtopo;
 
@@ -20,13 +21,7 @@ namespace {
 
 const std::string kData = SLURMTOPO_SOURCE_DIR "/tests/data/nccl/";
 
-std::string read(const std::string& name) {
-  std::ifstream in(kData + name);
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& name) { return slurmtopo::testing::read_data(kData + name); }
 
 NcclLog parse_fixture(const std::string& name) { return parse_nccl_log(read(name), name); }
 
