@@ -90,6 +90,16 @@ problems() {
     "$d/events"
 }
 
+# rendered NAME: WORK/NAME.html loads in Chromium without a failed load, exception, console
+# message or logged error, and its rendered DOM is WORK/NAMEpage.dom.
+rendered() {
+  local name=$1 found
+  found=$(problems "file://$WORK/$name.html") || fail "chromium did not load the $name report"
+  [[ -z $found ]] || fail "the $name report page is broken in Chromium:
+$found"
+  chrome "$WORK/${name}page" "file://$WORK/$name.html" --dump-dom || fail "chromium failed on the $name report"
+}
+
 # 1. The checks can fail: a missing image and a script error are both seen.
 printf '%s\n' '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>broken</title></head>' \
   '<body><img src="missing.png" alt="missing"><script>undefined_function();</script></body></html>' \
@@ -157,10 +167,7 @@ echo "PASS: verdict $verdict, $checks checks, drawing ($boxes boxes, $flagged wi
   -o "$WORK/plan.html" --json "$WORK/plan.json" 2>"$WORK/plan.err"
 rc=$?
 ((rc == 4)) || fail "the sample against its plan should fail fabric.plan (exit 4), got exit $rc: $(cat "$WORK/plan.err")"
-found=$(problems "file://$WORK/plan.html") || fail "chromium did not load the plan report"
-[[ -z $found ]] || fail "the plan report page is broken in Chromium:
-$found"
-chrome "$WORK/planpage" "file://$WORK/plan.html" --dump-dom || fail "chromium failed on the plan report"
+rendered plan
 plan_section=$(sed -n '/<section id="plan">/,/<\/section>/p' "$WORK/planpage.dom")
 grep -q '<h2>Cabling against the plan</h2>' <<<"$plan_section" || fail "no plan section in the rendered page"
 planned=$(jq '.plans[0].finding_indices | length' "$WORK/plan.json")
@@ -184,10 +191,7 @@ sed 's/gpu-017/dgx003/g; s/gpu-018/dgx004/g' "$data/nccl-2.21.5-2x8-h100-socket-
   --measured "$WORK/measured" -o "$WORK/measured.html" --json "$WORK/measured.json" 2>"$WORK/measured.err"
 rc=$?
 ((rc == 4)) || fail "the sample with a socket fallback should fail (exit 4), got exit $rc: $(cat "$WORK/measured.err")"
-found=$(problems "file://$WORK/measured.html") || fail "chromium did not load the measured report"
-[[ -z $found ]] || fail "the measured report page is broken in Chromium:
-$found"
-chrome "$WORK/measuredpage" "file://$WORK/measured.html" --dump-dom || fail "chromium failed on the measured report"
+rendered measured
 measured_section=$(sed -n '/<section id="measured">/,/<\/section>/p' "$WORK/measuredpage.dom")
 grep -q '<h2>Measured against predicted</h2>' <<<"$measured_section" || fail "no measured section in the rendered page"
 sizes=$(jq '.measured.runs[0].sizes | length' "$WORK/measured.json")
