@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -26,9 +27,11 @@ std::string net_name(const NcclProcess& p, int index) {
   return "";
 }
 
-// `comm_id` (a job's log): only the ranks of that communicator, and the process's send channels
-// go to its rank only where it drives one GPU. "" (an nccl-tests run): every rank and channel.
-void add_process(HostEvidence& e, const NcclProcess& p, const std::string& source, const std::string& comm_id = "") {
+// `comm_id` (a job's log): only the ranks of that communicator ("" where NCCL printed none),
+// and the process's send channels go to its rank only where it drives one GPU. nullopt (an
+// nccl-tests run): every rank and channel.
+void add_process(HostEvidence& e, const NcclProcess& p, const std::string& source,
+                 const std::optional<std::string>& comm_id = std::nullopt) {
   if (!e.logged) e.source = source;
   e.logged = true;
   if (e.version.empty()) e.version = p.version;
@@ -45,8 +48,8 @@ void add_process(HostEvidence& e, const NcclProcess& p, const std::string& sourc
   for (const std::string& s : p.socket_devices) add_unique(e.socket_devices, s);
   int own_rank = -1;  // a job's process with one rank in the communicator
   for (const NcclRankInit& r : p.ranks) {
-    if (!comm_id.empty()) {
-      if (r.comm_id != comm_id) continue;
+    if (comm_id) {
+      if (r.comm_id != *comm_id) continue;
       own_rank = own_rank == -1 ? r.rank : -2;
     }
     auto it = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == r.rank; });
@@ -70,8 +73,8 @@ void add_process(HostEvidence& e, const NcclProcess& p, const std::string& sourc
       ++e.other_net_channels;
     }
     if (c.direction != "send" || c.transport != "NET/IB" || c.from_rank < 0) continue;
-    if (!comm_id.empty() && own_rank < 0) continue;
-    const int from = comm_id.empty() ? c.from_rank : own_rank;
+    if (comm_id && own_rank < 0) continue;
+    const int from = comm_id ? own_rank : c.from_rank;
     auto r = std::find_if(e.ranks.begin(), e.ranks.end(), [&](const RankEvidence& x) { return x.rank == from; });
     if (r == e.ranks.end()) {
       RankEvidence x;
@@ -100,6 +103,22 @@ std::string stem(const std::string& path) {
   const size_t slash = path.rfind('/');
   const size_t dot = path.find('.', slash == std::string::npos ? 0 : slash + 1);
   return dot == std::string::npos ? path : path.substr(0, dot);
+}
+
+// A run's hosts (in rank order), its ranks per host even or 0, and an empty evidence per host.
+void place_hosts(MeasuredRun& m, std::vector<std::string> hosts, std::map<std::string, int>& ranks_on) {
+  m.hosts = std::move(hosts);
+  m.nodes = static_cast<int>(m.hosts.size());
+  if (!m.hosts.empty()) {
+    const int first = ranks_on[m.hosts.front()];
+    const bool even = std::all_of(m.hosts.begin(), m.hosts.end(), [&](const std::string& h) { return ranks_on[h] == first; });
+    m.gpus_per_host = first > 0 && even ? first : 0;
+  }
+  for (const std::string& h : m.hosts) {
+    HostEvidence e;
+    e.host = h;
+    m.evidence.push_back(std::move(e));
+  }
 }
 
 void sort_ranks(MeasuredRun& m) {
@@ -141,24 +160,16 @@ void add_jobs(std::vector<MeasuredRun>& out, const std::vector<NcclLog>& logs, c
         nnodes = std::max(nnodes, r.nnodes);
       }
     }
+    std::vector<std::string> hosts;
     for (const auto& [p, source] : job.processes)
-      if (std::find(m.hosts.begin(), m.hosts.end(), p->host) == m.hosts.end()) m.hosts.push_back(p->host);
-    std::stable_sort(m.hosts.begin(), m.hosts.end(),
+      if (std::find(hosts.begin(), hosts.end(), p->host) == hosts.end()) hosts.push_back(p->host);
+    std::stable_sort(hosts.begin(), hosts.end(),
                      [&](const std::string& a, const std::string& b) { return lowest[a] < lowest[b]; });
-    m.nodes = std::max(static_cast<int>(m.hosts.size()), nnodes);
-    const int first = ranks_on[m.hosts.front()];
-    m.gpus_per_host = first > 0 && std::all_of(m.hosts.begin(), m.hosts.end(),
-                                               [&](const std::string& h) { return ranks_on[h] == first; })
-                          ? first
-                          : 0;
-    for (const std::string& h : m.hosts) {
-      HostEvidence e;
-      e.host = h;
-      m.evidence.push_back(std::move(e));
-    }
+    place_hosts(m, std::move(hosts), ranks_on);
+    m.nodes = std::max(m.nodes, nnodes);
     for (const auto& [p, source] : job.processes) {
       const size_t h = std::find(m.hosts.begin(), m.hosts.end(), p->host) - m.hosts.begin();
-      add_process(m.evidence[h], *p, *source, job.comm_id.empty() ? "(none)" : job.comm_id);
+      add_process(m.evidence[h], *p, *source, job.comm_id);
     }
     sort_ranks(m);
     out.push_back(std::move(m));
@@ -176,20 +187,10 @@ std::vector<MeasuredRun> join_measured(std::vector<NcclTestsRun> runs, const std
   for (NcclTestsRun& run : runs) {
     MeasuredRun m;
     std::map<std::string, int> ranks_on;
-    for (const NcclTestsDevice& d : run.devices) {
-      if (!ranks_on.count(d.host)) m.hosts.push_back(d.host);
-      ++ranks_on[d.host];
-    }
-    if (!m.hosts.empty()) {
-      const int first = ranks_on[m.hosts.front()];
-      const bool even = std::all_of(ranks_on.begin(), ranks_on.end(), [&](const auto& kv) { return kv.second == first; });
-      m.gpus_per_host = even ? first : 0;
-    }
-    for (const std::string& h : m.hosts) {
-      HostEvidence e;
-      e.host = h;
-      m.evidence.push_back(std::move(e));
-    }
+    std::vector<std::string> hosts;
+    for (const NcclTestsDevice& d : run.devices)
+      if (ranks_on[d.host]++ == 0) hosts.push_back(d.host);
+    place_hosts(m, std::move(hosts), ranks_on);
     std::set<HostPid> seen;
     for (const NcclTestsDevice& d : run.devices) {
       const HostPid key{d.host, d.pid};
@@ -205,7 +206,6 @@ std::vector<MeasuredRun> join_measured(std::vector<NcclTestsRun> runs, const std
         }
     }
     sort_ranks(m);
-    m.nodes = static_cast<int>(m.hosts.size());
     m.test = std::move(run);
     out.push_back(std::move(m));
   }
