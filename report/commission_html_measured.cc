@@ -88,9 +88,7 @@ void html_measured(const CommissionReport& r, std::ostream& out) {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> cls;
     for (const ProbeStep& s : m.probe_steps) {
-      rows.push_back({s.placement.name, to_string(s.placement.kind), s.placement.hostlist,
-                      std::string(to_string(s.state)) + (s.detail.empty() ? "" : ": " + s.detail),
-                      s.run >= 0 ? run_standing(m.runs[s.run]) : "-"});
+      rows.push_back(probe_step_cells(s, m.runs));
       const bool below = s.run >= 0 && m.runs[s.run].below();
       cls.push_back(s.state != StepState::Measured ? "warn" : below ? "fail" : "");
     }

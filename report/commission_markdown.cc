@@ -96,10 +96,11 @@ std::string commission_markdown(const CommissionReport& r) {
         << "; measured busbw is the better of out-of-place and in-place.\n";
     if (!r.measured->probe_steps.empty()) {
       out << "\n| probe step | kind | hosts | state | standing |\n|---|---|---|---|---|\n";
-      for (const ProbeStep& s : r.measured->probe_steps)
-        out << "| " << s.placement.name << " | " << to_string(s.placement.kind) << " | " << s.placement.hostlist << " | "
-            << to_string(s.state) << (s.detail.empty() ? "" : ": " + cell(s.detail)) << " | "
-            << (s.run >= 0 ? run_standing(r.measured->runs[s.run]) : std::string("-")) << " |\n";
+      for (const ProbeStep& s : r.measured->probe_steps) {
+        out << "|";
+        for (const std::string& c : probe_step_cells(s, r.measured->runs)) out << " " << cell(c) << " |";
+        out << "\n";
+      }
     }
     for (const RunComparison& run : r.measured->runs) {
       out << "\n### " << run.collective << " on " << run.hostlist << ", " << run.ranks << " GPUs (" << run.source

@@ -65,6 +65,12 @@ std::string run_standing(const RunComparison& r) {
   return "within";
 }
 
+std::vector<std::string> probe_step_cells(const ProbeStep& s, const std::vector<RunComparison>& runs) {
+  return {s.placement.name, to_string(s.placement.kind), s.placement.hostlist,
+          std::string(to_string(s.state)) + (s.detail.empty() ? "" : ": " + s.detail),
+          s.run >= 0 ? run_standing(runs[s.run]) : "-"};
+}
+
 nlohmann::ordered_json probe_steps_json(const std::vector<ProbeStep>& steps, const std::vector<RunComparison>& runs) {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
   for (const ProbeStep& s : steps) {

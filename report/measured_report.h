@@ -31,6 +31,10 @@ nlohmann::ordered_json run_placement_json(const RunComparison& run);
 // A run in a word: "below", "above", "within" (every claimed size), "not predicted".
 std::string run_standing(const RunComparison& run);
 
+// A probe step as a table row, for the page and the Markdown: step, kind, hosts, state (with
+// its detail), the run's standing ("-" without a run).
+std::vector<std::string> probe_step_cells(const ProbeStep& step, const std::vector<RunComparison>& runs);
+
 // A probe's placements: per step its name, kind, hosts, state, standing and run (an index into
 // `runs`), as the report's JSON carries them.
 nlohmann::ordered_json probe_steps_json(const std::vector<ProbeStep>& steps, const std::vector<RunComparison>& runs);
