@@ -128,15 +128,10 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   if (!profile_name.empty()) {
     profile = load_profile(profile_name);
   } else {
-    try {
-      NodeProfile from_nodes = profile_from_nodes(*nodes, *join, c);
-      profile = std::move(from_nodes.profile);
-      gpu_nics = std::move(from_nodes.gpu_nics);
-      perf.warnings.insert(perf.warnings.end(), from_nodes.warnings.begin(), from_nodes.warnings.end());
-    } catch (const InputError& e) {
-      perf.warnings.push_back(std::string("no prediction: ") + e.what());
-      return perf;
-    }
+    std::optional<NodeProfile> from_nodes = profile_from_nodes_or_warn(*nodes, *join, c, perf.warnings, "no prediction: ");
+    if (!from_nodes) return perf;
+    profile = std::move(from_nodes->profile);
+    gpu_nics = std::move(from_nodes->gpu_nics);
     options.gpu_nics = &gpu_nics;
   }
   perf.profile = profile.name;

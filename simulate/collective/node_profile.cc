@@ -1,5 +1,6 @@
 #include "simulate/collective/node_profile.h"
 
+#include "base/input_error.h"
 #include "graph/node_health.h"
 
 namespace slurmtopo {
@@ -34,6 +35,18 @@ NodeProfile profile_from_nodes(const NodeSet& set, const NodeJoin& join, const C
     p.gpu_nics.gpu_limit.push_back(gpu_pcie_shares(set.nodes[hj.node], hj));
   }
   return p;
+}
+
+std::optional<NodeProfile> profile_from_nodes_or_warn(const NodeSet& set, const NodeJoin& join, const Cluster& cluster,
+                                                      std::vector<std::string>& warnings, const std::string& prefix) {
+  try {
+    NodeProfile out = profile_from_nodes(set, join, cluster);
+    warnings.insert(warnings.end(), out.warnings.begin(), out.warnings.end());
+    return out;
+  } catch (const InputError& e) {
+    warnings.push_back(prefix + e.what());
+    return std::nullopt;
+  }
 }
 
 }  // namespace slurmtopo

@@ -3,6 +3,7 @@
 // so both take the same node's profile, the same NIC speed and the same GPU → HCA layout.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,11 @@ struct NodeProfile {
 // (Unknown for a host not on the fabric). Throws InputError from profile_for_node when no
 // shipped profile fits the GPU. `set` has at least one node; `join` joined it to `cluster`.
 NodeProfile profile_from_nodes(const NodeSet& set, const NodeJoin& join, const Cluster& cluster);
+
+// The same where the nodes are optional evidence (the report, the measured runs): the profile's
+// InputError becomes a warning, `prefix` + its message, and nullopt; its own warnings are
+// appended to `warnings` too.
+std::optional<NodeProfile> profile_from_nodes_or_warn(const NodeSet& set, const NodeJoin& join, const Cluster& cluster,
+                                                      std::vector<std::string>& warnings, const std::string& prefix);
 
 }  // namespace slurmtopo

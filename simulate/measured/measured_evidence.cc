@@ -2,7 +2,6 @@
 
 #include <optional>
 
-#include "base/input_error.h"
 #include "graph/node_join.h"
 #include "simulate/collective/node_profile.h"
 
@@ -14,19 +13,14 @@ MeasuredEvidence weigh_measured(const Cluster& cluster, std::vector<MeasuredRun>
   MeasuredContext ctx;
   ctx.fabric = &fabric;
   std::optional<NodeJoin> join;
-  NodeProfile from_nodes;
+  std::optional<NodeProfile> from_nodes;
   if (nodes && !nodes->nodes.empty()) {
     join = join_nodes(*nodes, &cluster);
     ctx.nodes = nodes;
     ctx.node_findings = &join->anomalies;
     // Only its GPU → HCA map: the profile is never predicted with here.
-    try {
-      from_nodes = profile_from_nodes(*nodes, *join, cluster);
-      ctx.gpu_nics = &from_nodes.gpu_nics;
-      out.warnings = from_nodes.warnings;
-    } catch (const InputError& e) {
-      out.warnings.push_back(std::string("no GPU -> HCA map: ") + e.what());
-    }
+    from_nodes = profile_from_nodes_or_warn(*nodes, *join, cluster, out.warnings, "no GPU -> HCA map: ");
+    if (from_nodes) ctx.gpu_nics = &from_nodes->gpu_nics;
   }
   for (const MeasuredRun& run : runs) out.weighed.push_back(compare_run(run, ctx));
   out.findings = measured_findings(out.weighed);

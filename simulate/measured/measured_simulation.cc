@@ -14,20 +14,17 @@ MeasuredComparison compare_measured(const Cluster& cluster, const std::vector<Me
   MeasuredComparison out;
   const FabricModel fabric(cluster, routing);
   std::optional<HardwareProfile> profile;
-  NodeProfile from_nodes;
+  std::optional<NodeProfile> from_nodes;
   MeasuredContext ctx;
   ctx.fabric = &fabric;
   ctx.routing = routing;
   if (!profile_name.empty()) {
     profile = load_profile(profile_name);
   } else if (nodes && join && !nodes->nodes.empty()) {
-    try {
-      from_nodes = profile_from_nodes(*nodes, *join, cluster);
-      profile = from_nodes.profile;
-      ctx.gpu_nics = &from_nodes.gpu_nics;
-      out.warnings = from_nodes.warnings;
-    } catch (const InputError& e) {
-      out.warnings.push_back(std::string("no prediction: ") + e.what());
+    from_nodes = profile_from_nodes_or_warn(*nodes, *join, cluster, out.warnings, "no prediction: ");
+    if (from_nodes) {
+      profile = from_nodes->profile;
+      ctx.gpu_nics = &from_nodes->gpu_nics;
     }
   }
   if (nodes && join) {
