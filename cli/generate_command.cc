@@ -19,6 +19,8 @@ struct Common {
   int planes = 1;
   bool factory_hcas = false;
   std::string name_map_output;
+  int nvlink_domain_nodes = 0;
+  std::string domains_output;
   LinkSpeed parsed_speed() const {
     LinkSpeed s = parse_link_speed(speed);  // --speed's check made it one of synthetic_speeds()
     if (s == LinkSpeed::Unknown) throw InputError("--speed", 0, "one of the speeds --help lists, not " + speed);
@@ -39,6 +41,11 @@ Fabric with_faults(Fabric fabric, const Common& c) {
   faults.offset_units = c.offset_units;
   apply_faults(fabric, faults);
   if (!c.name_map_output.empty()) write_output(c.name_map_output, synthetic_node_name_map(fabric));
+  if (c.domains_output.empty() != (c.nvlink_domain_nodes == 0))
+    throw InputError(c.domains_output.empty() ? "--nvlink-domain-nodes" : "--write-nvlink-domains", 0,
+                     "expected --nvlink-domain-nodes N and --write-nvlink-domains FILE together");
+  if (!c.domains_output.empty())
+    write_output(c.domains_output, synthetic_nvlink_domains(fabric, c.nvlink_domain_nodes));
   if (c.factory_hcas) give_factory_descriptions(fabric);
   return fabric;
 }
@@ -96,6 +103,13 @@ void add_common(CLI::App& cmd, Common& c) {
                "node-name map names the hosts");
   cmd.add_option("--write-node-name-map", c.name_map_output,
                  "also write the hosts' node-name map (0xNODEGUID \"host\", ibnetdiscover's format) to this file");
+  cmd.add_option("--nvlink-domain-nodes", c.nvlink_domain_nodes,
+                 "hosts per NVLink domain (18: GB200/GB300 NVL72 racks), consecutive in host order, for "
+                 "--write-nvlink-domains")
+      ->check(whole_number(1, 576));
+  cmd.add_option("--write-nvlink-domains", c.domains_output,
+                 "also write the hosts' NVLink domains (HOST: CLUSTER_UUID.CLIQUE_ID, as --nvlink-domains reads them) "
+                 "to this file");
   add_output_option(cmd, c.output, "file to write (with --planes: the NAME of NAME-planeK.topo)");
 }
 }  // namespace
@@ -137,7 +151,11 @@ void add_generate_command(CLI::App& app) {
   CLI::App* rail = gen->add_subcommand("railopt", "rail-optimized scalable units (DGX SuperPOD style)");
   rail->footer(plain_exit_status() + "\n" +
                examples_text({{"slurmtopo generate railopt --scalable-units 4 --rails 8 --storage --sharp -o superpod.topo",
-                               "four SuperPOD-style scalable units with a storage rail and SHARP"}}));
+                               "four SuperPOD-style scalable units with a storage rail and SHARP"},
+                              {"slurmtopo generate railopt --scalable-units 8 --hosts-per-su 18 --rails 4 "
+                               "--nvlink-domain-nodes 18 --write-nvlink-domains nvl72.domains -o nvl72.topo",
+                               "eight GB200 NVL72 racks (18 trays of 4 GPUs, a NIC per GPU on its rail) and their "
+                               "NVLink domains"}}));
   rail->add_option("--scalable-units", ro->first.scalable_units, "scalable units")->check(whole_number(1, 256));
   rail->add_option("--hosts-per-su", ro->first.hosts_per_su, "hosts per scalable unit")->check(whole_number(1, 128));
   rail->add_option("--rails", ro->first.rails, "rails: compute HCAs per host (--storage adds one)")->check(whole_number(1, 16));

@@ -157,9 +157,15 @@ void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into) {
   app.add_option("--plugin", *into.plugin, "tree or block (topology/block, 23.11+); in yaml: the cluster_default")
       ->check(one_of({"tree", "block"}))
       ->capture_default_str();
-  app.add_option("--nvlink-domains", *into.nvlink_domains,
-                 "NVLink domains for topology/block: a HOST: CLUSTER_UUID[.CLIQUE] file, or collect's directory of "
-                 "HOST.fabric.csv")
+  add_nvlink_domains_option(app, *into.nvlink_domains,
+                            "topology/block gets a block per domain; on an NVL72 profile, the report's predictions count "
+                            "domains, not nodes");
+}
+
+CLI::Option* add_nvlink_domains_option(CLI::App& app, std::string& path, const std::string& what) {
+  return app
+      .add_option("--nvlink-domains", path,
+                  "NVLink domains: a HOST: CLUSTER_UUID[.CLIQUE] file, or collect's directory of HOST.fabric.csv; " + what)
       ->check(CLI::ExistingPath);
 }
 

@@ -45,6 +45,8 @@ struct TopologyFormOptions {
   std::string* nvlink_domains;
 };
 void add_topology_form_options(CLI::App& app, const TopologyFormOptions& into);
+// --nvlink-domains FILE|DIR: which NVLink domain each host is in (discover/nvlink_domains.h).
+CLI::Option* add_nvlink_domains_option(CLI::App& app, std::string& path, const std::string& what);
 
 // --slurm-version YY.MM, spelled and described alike by every command: `decides` says what the
 // release changes for this command; a default the command has is shown.

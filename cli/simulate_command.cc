@@ -30,6 +30,7 @@ struct SimulateOptions {
   std::string routing = "minhop";
   std::string lft;
   std::string busy_jobs;
+  std::string nvlink_domains;
   std::string measured;
   bool json = false;
 };
@@ -41,6 +42,7 @@ void run_measured_runs(const SimulateOptions& o) {
   r.nodes_dir = o.nodes_dir;
   r.measured = o.measured;
   r.routing = parse_routing_kind(o.routing);
+  r.nvlink_domains = o.nvlink_domains;
   const MeasuredResult result = run_measured(r);
   std::cout << measured_report(result, o.json);
   if (const int code = measured_exit_code(result)) throw Exit{code};
@@ -55,6 +57,7 @@ void run_simulate(const SimulateOptions& o) {
   r.nodes_dir = o.nodes_dir;
   r.lft = o.lft;
   r.busy_jobs = o.busy_jobs;
+  r.nvlink_domains = o.nvlink_domains;
   r.options.sizes = parse_sizes(o.sizes, "--sizes");
   r.options.collective = parse_collective(o.collective);
   if (o.algo != "auto") r.options.algorithm = parse_algorithm(o.algo);
@@ -108,6 +111,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--busy-jobs", o->busy_jobs,
                   "jobs running next door, one `HOSTLIST COLLECTIVE SIZE` a line: their flows share the cables")
       ->check(CLI::ExistingFile);
+  add_nvlink_domains_option(*cmd, o->nvlink_domains,
+                            "on a multi-node NVLink profile (gb200-nvl72) NCCL's nodes are these domains");
   add_json_flag(*cmd, o->json, "with every bottleneck");
   cmd->callback([o] { run_simulate(*o); });
 }

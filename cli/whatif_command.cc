@@ -57,6 +57,8 @@ void add_whatif_command(CLI::App& app) {
   add_job_options(*cmd, {&o->args.weights, &o->args.busy, &o->args.topology_param, "; with edits, in every sample"});
   cmd->add_option("-N,--count", o->args.sizes, "nodes per job (salloc -N): several sizes comma separated");
   cmd->add_option("--size", o->args.size, "allreduce message size for the predicted busbw")->capture_default_str();
+  add_nvlink_domains_option(*cmd, o->args.nvlink_domains,
+                            "on a multi-node NVLink profile (gb200-nvl72) the busbw counts a job's domains, not its nodes");
   cmd->add_option("--routing", o->args.routing, "routing: minhop (D-mod-K), ftree or adaptive")
       ->transform(one_of({"minhop", "ftree", "adaptive"}, true))
       ->capture_default_str();

@@ -8,11 +8,11 @@
 namespace slurmtopo {
 
 MeasuredSection plan_measured(const Cluster& cluster, const std::string& path, const std::string& profile,
-                              const NodeSet* nodes, const NodeJoin* join) {
+                              const NodeSet* nodes, const NodeJoin* join, const NvlinkDomains* domains) {
   MeasuredSection out;
   out.source = path;
   out.routing = to_string(RoutingKind::MinHop);
-  MeasuredComparison c = compare_measured(cluster, read_measured(path), profile, nodes, join, RoutingKind::MinHop);
+  MeasuredComparison c = compare_measured(cluster, read_measured(path), profile, nodes, join, RoutingKind::MinHop, domains);
   out.profile = std::move(c.profile);
   out.runs = std::move(c.runs);
   out.warnings = std::move(c.warnings);

@@ -46,16 +46,19 @@ std::vector<ClassNodes> plan_class_nodes(const NodeSet& nodes, const NodeJoin& j
 // commission_performance.cc: busbw against size for one node, one group, the whole fabric,
 // and spread against packed (the what-if policies); nullopt without a profile (neither
 // --profile nor nodes). Hosts named by a finding are left out (a miscabled host cannot run
-// the collective at all). Takes the cluster, which the what-if case keeps.
+// the collective at all). With NVLink domains (`domains`, may be null) on a multi-node NVLink
+// profile, also one domain and two: what a job gains inside a rack. Takes the cluster, which
+// the what-if case keeps.
 std::optional<Performance> plan_performance(Cluster cluster, const std::string& profile,
                                             const NodeSet* nodes, const NodeJoin* join,
-                                            const std::vector<Finding>& findings);
+                                            const std::vector<Finding>& findings, const NvlinkDomains* domains = nullptr);
 
 // commission_measured.cc: every --measured run against its prediction, with the report's own
 // profile (or the nodes'), the node findings of `join` and the cluster's cable findings as
-// causes. Throws InputError for a bad file (the readers').
+// causes, and the NVLink domains (may be null) as NCCL's nodes on an NVL72 profile. Throws
+// InputError for a bad file (the readers').
 MeasuredSection plan_measured(const Cluster& cluster, const std::string& path, const std::string& profile,
-                              const NodeSet* nodes, const NodeJoin* join);
+                              const NodeSet* nodes, const NodeJoin* join, const NvlinkDomains* domains = nullptr);
 
 // The page's parts (commission_html*.cc), each writing one <section>.
 std::string html_escape(std::string_view text);

@@ -18,6 +18,7 @@
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/placement_costs.h"
 #include "simulate/collective/node_profile.h"
+#include "simulate/collective/nvlink_domain.h"
 #include "simulate/collective/prediction.h"
 #include "simulate/network/fabric_model.h"
 #include "simulate/scheduler/slurm_nodes.h"
@@ -37,9 +38,12 @@ std::vector<double> chart_sizes() {
 
 // docs/simulator.md's physical limits: a ring's busbw within a node stays under a GPU's NVLink
 // (or PCIe) line rate; NVLS moves (1 + 1/G)·algbw through a port, so its busbw limit is the
-// line rate × 2(G−1)/(G+1); across nodes busbw stays under the node's NICs' line rates.
-std::pair<double, std::string> limit(const HardwareProfile& p, int nodes, int fabric_nics) {
-  const int g = std::max(p.gpus_per_node, 1);
+// line rate × 2(G−1)/(G+1); across N nodes busbw stays under the node's NICs' line rates
+// × N/(N−1) × (n−1)/n.
+// On a multi-node NVLink profile a node of the model is an NVLink domain: `gpus` and `nodes`
+// are NCCL's (a domain's GPUs, the domains), and `fabric_nics` the NICs between domains.
+std::pair<double, std::string> limit(const HardwareProfile& p, int gpus, int nodes, int fabric_nics) {
+  const int g = std::max(gpus, 1);
   double inside = p.nvlink_links > 0 ? p.nvlink_line_gbs() : p.pcie_line_gbs();
   std::string inside_what = p.nvlink_links > 0 ? "NVLink line rate" : "PCIe line rate";
   if (p.nvls && g > 1) {
@@ -50,8 +54,13 @@ std::pair<double, std::string> limit(const HardwareProfile& p, int nodes, int fa
   // The NICs the fabric shows per host, where it shows them: a profile of 8 NICs on hosts
   // cabled with 4 would draw a limit no job can reach.
   const int nics = fabric_nics > 0 ? fabric_nics : p.nics_per_node;
-  const double nic = p.nic_line_gbs() * nics;
-  return nic < inside ? std::pair{nic, std::string("the node's ") + std::to_string(nics) + " NICs' line rate"}
+  // Any allreduce sends 2(N−1)/N of the data out of every node (N nodes): busbw, counted over
+  // its n ranks, can reach the NICs' line rate × N/(N−1) × (n−1)/n (twice it on two nodes).
+  const double ranks = static_cast<double>(g) * nodes;
+  const double nic = p.nic_line_gbs() * nics * nodes / (nodes - 1.0) * (ranks - 1) / ranks;
+  const std::string whose = p.node_spans > 1 || p.nvlink_domain_nodes > 1 ? "the NVLink domain's " : "the node's ";
+  return nic < inside ? std::pair{nic, whose + std::to_string(nics) + " NICs' line rate across " + std::to_string(nodes) +
+                                           (p.node_spans > 1 || p.nvlink_domain_nodes > 1 ? " domains" : " nodes")}
                       : std::pair{inside, inside_what};
 }
 
@@ -102,7 +111,8 @@ PolicyJob policy_job(const nlohmann::ordered_json& record) {
 }  // namespace
 
 std::optional<Performance> plan_performance(Cluster cluster, const std::string& profile_name, const NodeSet* nodes,
-                                            const NodeJoin* join, const std::vector<Finding>& findings) {
+                                            const NodeJoin* join, const std::vector<Finding>& findings,
+                                            const NvlinkDomains* domains) {
   const Cluster& c = cluster;
   std::unordered_set<std::string> named;
   for (const Finding& f : findings)
@@ -136,6 +146,12 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   }
   perf.profile = profile.name;
   perf.routing = to_string(options.routing);
+  HostDomains host_domain;
+  const bool mnnvl = profile.nvlink_domain_nodes > 1 && domains;
+  if (mnnvl) {
+    host_domain = host_domains(*domains);
+    options.nvlink_domains = &host_domain;
+  }
   // Compute HCAs per host as the fabric shows them (side and storage rails aside), against
   // the NICs the profile predicts with.
   {
@@ -202,7 +218,13 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
       Curve k;
       k.name = name;
       k.nodes = static_cast<int>(hosts.size());
-      std::tie(k.limit_gbs, k.limit_what) = limit(profile, k.nodes, perf.fabric_nics);
+      if (p.nvlink_domains > 0) {
+        HardwareProfile domain = profile;
+        domain.node_spans = p.domain_gpus / std::max(1, profile.gpus_per_node);
+        std::tie(k.limit_gbs, k.limit_what) = limit(domain, p.domain_gpus, p.nvlink_domains, p.rails);
+      } else {
+        std::tie(k.limit_gbs, k.limit_what) = limit(profile, profile.gpus_per_node, k.nodes, perf.fabric_nics);
+      }
       for (const auto& s : p.sizes) k.bytes.push_back(s.bytes), k.busbw_gbs.push_back(s.busbw_gbs);
       perf.curves.push_back(std::move(k));
       for (const auto& w : p.warnings) perf.warnings.push_back(name + ": " + w);
@@ -213,6 +235,26 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   curve("one node (" + grouped.front() + ")", {grouped.front()});
   if (!group_hosts.empty())
     curve("one group (" + group_name + ", " + std::to_string(group_hosts.size()) + " nodes)", group_hosts);
+  if (mnnvl) {
+    // Per NVLink domain, its hosts without findings, in the order the domains first appear.
+    std::vector<std::vector<std::string>> by_domain;
+    std::map<std::string, size_t> index;
+    for (const std::string& h : grouped)
+      if (const std::string* d = host_domain.find(h)) {
+        const auto [it, fresh] = index.emplace(*d, by_domain.size());
+        if (fresh) by_domain.emplace_back();
+        by_domain[it->second].push_back(h);
+      }
+    std::stable_sort(by_domain.begin(), by_domain.end(),
+              [](const auto& a, const auto& b) { return a.size() > b.size(); });  // whole racks first, stable
+    if (!by_domain.empty() && by_domain[0].size() > 1)
+      curve("one NVLink domain (" + std::to_string(by_domain[0].size()) + " nodes)", by_domain[0]);
+    if (by_domain.size() > 1 && by_domain[1].size() > 1) {
+      std::vector<std::string> two = by_domain[0];
+      two.insert(two.end(), by_domain[1].begin(), by_domain[1].end());
+      curve("two NVLink domains (" + std::to_string(two.size()) + " nodes)", two);
+    }
+  }
   if (several_groups) curve("whole fabric (" + std::to_string(grouped.size()) + " nodes)", grouped);
 
   if (sizes.empty()) return perf;
@@ -220,7 +262,7 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   request.sizes = sizes;
   request.busy = busy;
   try {
-    PlacementCosts costs(fabric, profile, 1073741824.0);
+    PlacementCosts costs(fabric, profile, 1073741824.0, mnnvl ? &host_domain : nullptr);
     const WhatifInputs in{&wcase, nullptr, &costs, nullptr, 2};
     std::vector<int> units(sizes.size());
     for (size_t u = 0; u < units.size(); ++u) units[u] = static_cast<int>(u);

@@ -269,12 +269,14 @@ CommissionReport plan_commission(const CommissionRequest& r) {
   // Before the performance section takes the cluster; its findings after, so that a host that
   // measured slow is not left out of the predicted curves.
   if (!r.measured.empty()) {
-    out.measured = plan_measured(cluster, r.measured, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr);
+    out.measured = plan_measured(cluster, r.measured, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr,
+                                 domains ? &*domains : nullptr);
     out.applicable.insert("performance.measured");
   }
   // Last: the what-if case keeps the cluster.
   out.performance =
-      plan_performance(std::move(cluster), r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings);
+      plan_performance(std::move(cluster), r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, out.findings,
+                       domains ? &*domains : nullptr);
   if (out.performance && !out.performance->profile.empty()) {
     out.applicable.insert("performance.profile");
     if (!out.performance->profile_mismatch.empty())

@@ -30,6 +30,12 @@ void print_header(std::ostream& out, const Prediction& p, const HardwareProfile&
   out << to_string(p.collective) << " on " << compress_hostlist_in_order(p.hosts) << ": " << p.nodes << " node"
       << (p.nodes == 1 ? "" : "s") << " x " << profile.gpus_per_node << " GPUs = " << p.ranks << " ranks, "
       << p.channels << " channels over " << p.rails << " rail" << (p.rails == 1 ? "" : "s") << "\n";
+  if (p.nvlink_domains > 0) {
+    out << "NVLink domains: " << p.nvlink_domains << " (NCCL's nodes, MNNVL), up to " << p.domain_gpus
+        << " GPUs each over NVLink";
+    if (p.nvlink_domains > 1) out << "; " << p.rails << " NIC" << (p.rails == 1 ? "" : "s") << " a domain between them";
+    out << "\n";
+  }
 }
 
 void print_table(std::ostream& out, const Prediction& p, const HardwareProfile& profile) {
@@ -96,6 +102,7 @@ nlohmann::ordered_json to_json(const Prediction& p) {
   j["ranks"] = p.ranks;
   j["channels"] = p.channels;
   j["rails"] = p.rails;
+  if (p.nvlink_domains > 0) j["nvlink_domains"] = {{"count", p.nvlink_domains}, {"gpus_each", p.domain_gpus}};
   if (p.busy_jobs > 0) j["busy_jobs"] = p.busy_jobs;
   j["sizes"] = nlohmann::ordered_json::array();
   for (const SizePrediction& s : p.sizes) {

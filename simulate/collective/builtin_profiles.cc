@@ -94,6 +94,67 @@ calibration:                   # Hopper's fit: no published Blackwell sweep to f
   step_us: [0, 0, 4.5]         # fitted: Simple fence + flag per step (8x H200 16 MiB)
   net_jitter_us: 6.5           # fitted: spread of one network step (512 DGX H100, 16 MiB)
 )profile"},
+      {"gb200-nvl72", R"profile(# GB200 NVL72: one rack is one NVLink domain of 18 compute trays (one Slurm node each), every
+# tray 2 Grace + 4 B200; every GPU's 18 NVLink5 links go to the rack's 9 NVLink switch trays
+# (NVLS); one ConnectX-7 NDR 400 Gb/s per GPU for the compute fabric, on PCIe below Grace.
+# Sources: ../shared/reference/nvl72.md (DGX GB200 user guide, multi-node tuning guide).
+# Unmarked NCCL numbers are NCCL 2.30.7's for SM100 (src/graph/tuning.cc), as in b200-*;
+# "fitted" ones: docs/simulator.md.
+name: gb200-nvl72
+description: GB200 NVL72, 18 trays x 4 B200 per NVLink domain (MNNVL, NVLS), 4x NDR 400 Gb/s per tray
+gpu:
+  model: GB200
+  sm: 100
+  per_node: 4                  # GPUs per compute tray (one OS, one Slurm node)
+  nvlink:
+    links: 18
+    gbs_per_link: 40.1         # NCCL's SM100 figure: 722 GB/s a GPU
+    line_gbs_per_link: 50      # 18 x 50 = 900 GB/s per direction (1.8 TB/s both ways)
+    domain_nodes: 18           # 72 GPUs per rack's NVLink domain
+    domain_nics: 16            # NCCL 2.27.3 release notes: 16 NICs between MNNVL domains on GB200
+    domain_nvls_gbs: 430       # fitted: 72 GPUs, one rack, 8 GiB (docs/simulator.md)
+  nvswitch: true
+  nvls: true
+  nvls_efficiency: 0.74
+pcie: {gen: 5, width: 16}      # ConnectX-7 on Gen5 x16 below Grace (NIC-PCIe-CPU-C2C-GPU)
+nic:
+  speed: NDR
+  per_node: 4                  # one per GPU; the 2 BlueField-3 are storage and management
+  gbs: 48                      # fitted: one 400G NIC (docs/simulator.md)
+cpu: arm                       # Grace: NCCL's network overhead is its non-x86 default, 1 µs
+channels: 32                   # 16 NICs x 2 between domains; NVLS keeps 32 for several domains
+protocols: [LL, LL128, Simple]
+nccl:
+  base_latency_us: {tree: [6.8, 14, 8.4], ring: [6.6, 14, 8.4]}
+  hw_latency_us:
+    nvlink: {tree: [0.6, 1.25, 4.0], ring: [0.6, 1.9, 3.4], nvls: 25, nvlstree: 25}
+    pci: {tree: [1.0, 1.9, 4.0], ring: [1.0, 2.5, 5.7], nvls: 0, nvlstree: 0}
+    net: {tree: [5.0, 8.5, 14], ring: [2.7, 4.0, 14], nvls: 18, nvlstree: 20.9}
+  ll_max_bw: [282, 90, 70]
+  ring_ll128_per_channel: [73.4, 73.4, 73.4]
+  tree_per_channel: [77.4, 82.8, 72.0]
+  tree_ll128_per_channel: [73.4, 73.4, 58.0]
+calibration:                   # Hopper's fit, as b200-*
+  launch_us: 8
+  step_us: [0, 0, 4.5]         # fitted: Simple fence + flag per step (8x H200 16 MiB)
+  net_jitter_us: 6.5           # fitted: spread of one network step (512 DGX H100, 16 MiB)
+)profile"},
+      {"gb300-nvl72", R"profile(# GB300 NVL72: as GB200 NVL72 (18 trays x 4 GPUs per NVLink domain, NVLink5 through 9 switch
+# trays, NCCL's Blackwell tables: Blackwell Ultra is SM103), with one ConnectX-8 per GPU on PCIe
+# Gen6 x16 to its GPU. Sources: ../shared/reference/nvl72.md (NVL72 AI factory reference
+# architecture, CX-8 GPUDirect guide). The CX-8 port rate is taken as XDR 800 Gb/s, its rate; a
+# site running 400G ports starts from this profile with `nic: {speed: NDR, gbs: 48}`.
+# domain_nics stays GB200's 16: NCCL's release notes give no GB300 figure.
+base: gb200-nvl72
+name: gb300-nvl72
+description: GB300 NVL72, 18 trays x 4 Blackwell Ultra per NVLink domain (MNNVL, NVLS), 4x XDR 800 Gb/s per tray
+gpu:
+  model: GB300
+pcie: {gen: 6}
+nic:
+  speed: XDR
+  gbs: 96                      # NDR's 48/50 applied to XDR's 100 GB/s, as b200-xdr
+)profile"},
       {"h100-ndr", R"profile(# DGX H100: 8x H100 SXM5, 18 NVLink4 links each through four NVSwitches (NVLink SHARP);
 # 8x ConnectX-7 NDR 400 Gb/s, one per GPU, on PCIe Gen5 switches; 2x Intel Xeon.
 # Unmarked numbers are NCCL 2.30.7's (src/graph/tuning.cc, ../shared/reference/collectives.md);

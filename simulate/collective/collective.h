@@ -2,6 +2,7 @@
 //   hardware_profile.h  GPUs, NVLink, PCIe, NICs, NCCL's constants (profiles/*.yaml, compiled in)
 //   placement.h         hosts in rank order resolved to the HCA each rail's channels use
 //   node_profile.h      the hardware profile and GPU → HCA layout made from node descriptions
+//   nvlink_domain.h     multi-node NVLink (NVL72): a placement's NVLink domains as NCCL's nodes
 //   contention.h        the flows of each algorithm on NVLink, PCIe, NICs and cables, shared
 //   nccl_model.h        NCCL's latency/bandwidth model per algorithm and protocol
 //   prediction.h        predict(): per size the algorithm, time, algbw, busbw, what limits it
@@ -20,6 +21,7 @@
 #include "simulate/collective/model_error.h"
 #include "simulate/collective/nccl_model.h"
 #include "simulate/collective/node_profile.h"
+#include "simulate/collective/nvlink_domain.h"
 #include "simulate/collective/placement.h"
 #include "simulate/collective/placement_costs.h"
 #include "simulate/collective/prediction.h"

@@ -196,6 +196,17 @@ Contention simulate_contention(const FabricModel& fabric, const Placement& place
     else node.nvls(1 + 1 / G, 1 + 1 / G);
     nvls = node.solve();
     out.flows += node.flows();
+    // Across a multi-node NVLink domain's trays NVLS reaches less than its ports allow.
+    if (h.node_spans > 1 && h.nvlink_domain_nvls_gbs > 0 && nvls.rate > h.nvlink_domain_nvls_gbs) {
+      nvls.rate = h.nvlink_domain_nvls_gbs;
+      Bottleneck b;
+      b.resource = "NVLS across the NVLink domain's " + std::to_string(h.node_spans) + " nodes (" + h.name + ")";
+      b.capacity_gbs = b.load_gbs = b.offered_gbs = h.nvlink_domain_nvls_gbs;
+      b.oversubscription = 1;
+      b.flows = l.gpus_per_node;
+      nvls.bottlenecks = {b};
+      nvls.bottleneck_count = 1;
+    }
     if (!multi && coll != Collective::Broadcast)
       set(out.by_algorithm[static_cast<int>(Algorithm::Nvls)], combine(nvls, Solved{}, kInf), 1);
   }

@@ -161,6 +161,18 @@ std::vector<Field> make_fields() {
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
          h.nvls_efficiency = r.number(v, "gpu.nvls_efficiency", 0, 1);
        }},
+      {"gpu.nvlink.domain_nodes", false,
+       [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
+         h.nvlink_domain_nodes = r.integer(v, "gpu.nvlink.domain_nodes", 1, 576);
+       }},
+      {"gpu.nvlink.domain_nics", false,
+       [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
+         h.nvlink_domain_nics = r.integer(v, "gpu.nvlink.domain_nics", 0, 1024);
+       }},
+      {"gpu.nvlink.domain_nvls_gbs", false,
+       [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
+         h.nvlink_domain_nvls_gbs = r.number(v, "gpu.nvlink.domain_nvls_gbs", 0, kMaxGbs);
+       }},
       {"pcie.gen", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.pcie_gen = r.integer(v, "pcie.gen", 1, 6); }},
       {"pcie.width", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) {
@@ -170,7 +182,7 @@ std::vector<Field> make_fields() {
       {"nic.per_node", true,
        [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.nics_per_node = r.integer(v, "nic.per_node", 1, 64); }},
       {"nic.gbs", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.nic_gbs = r.number(v, "nic.gbs", 0.001, kMaxGbs); }},
-      {"cpu", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.cpu_vendor = r.choice(v, "cpu", {"intel", "amd"}); }},
+      {"cpu", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.cpu_vendor = r.choice(v, "cpu", {"intel", "amd", "arm"}); }},
       {"channels", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.channels = r.integer(v, "channels", 1, 64); }},
       {"protocols", true, [](const Reader& r, const YAML::Node& v, HardwareProfile& h) { h.protocols = protocol_list(r, v); }},
       {"nccl.base_latency_us.tree", true,
@@ -281,6 +293,10 @@ void check_consistency(const Reader& r, const HardwareProfile& h, const std::map
          "expected `gpu.nvlink.gbs_per_link` at most `line_gbs_per_link`: no link carries more than its "
          "signalling rate");
   if (h.nvls && !h.nvswitch) fail({"gpu.nvls", "gpu.nvswitch"}, "expected `gpu.nvls: false` without `gpu.nvswitch`: NVLS is NVSwitch's");
+  if (h.nvlink_domain_nodes > 1 && !h.nvswitch)
+    fail({"gpu.nvlink.domain_nodes", "gpu.nvswitch"},
+         "expected `gpu.nvswitch: true` with `gpu.nvlink.domain_nodes` above 1: a multi-node NVLink domain is "
+         "joined by NVLink switches");
   if (h.nvls && h.nvls_efficiency <= 0)
     fail({"gpu.nvls_efficiency", "gpu.nvls"}, "expected `gpu.nvls_efficiency` > 0 when `gpu.nvls` is true");
   if (h.nic_gbs > h.nic_line_gbs())
@@ -369,12 +385,13 @@ HardwareProfile profile_for_node(const NodeInventory& node, LinkSpeed speed) {
   if (node.gpus.empty()) throw InputError(source, 0, "expected GPUs in " + node.hostname + " to simulate collectives on");
   const std::string type = node.gpus.front().slurm_type;
   static const std::map<std::string, std::string> kByType{
-      {"a100", "a100-hdr"}, {"h100", "h100-ndr"}, {"h200", "h200-ndr"}, {"b200", "b200-ndr"}};
+      {"a100", "a100-hdr"}, {"h100", "h100-ndr"}, {"h200", "h200-ndr"}, {"b200", "b200-ndr"},
+      {"gb200", "gb200-nvl72"}, {"gb300", "gb300-nvl72"}};
   const auto it = kByType.find(type);
   if (it == kByType.end())
     throw InputError(source, 0,
                      "no shipped hardware profile for GPU type `" + type +
-                         "` (a100, h100, h200, b200); give --profile with a profile file");
+                         "` (a100, h100, h200, b200, gb200, gb300); give --profile with a profile file");
   HardwareProfile h = load_profile(it->second);
   h.name += " (" + node.hostname + ")";
   h.source = source;

@@ -74,6 +74,19 @@ struct HardwareProfile {
   bool nvswitch = false;
   bool nvls = false;                   // NVLink SHARP (multicast + in-switch reduction)
   double nvls_efficiency = 0;          // NCCL's nvlsEfficiency
+  // Multi-node NVLink (MNNVL, GB200/GB300 NVL72): the nodes one NVLink domain holds (18
+  // compute trays), 1 where the node is the domain. NCCL fuses a domain's GPUs into one of
+  // its nodes (simulate/collective/nvlink_domain.h).
+  int nvlink_domain_nodes = 1;
+  // The NICs NCCL's search puts channels on between domains (GPU-first order); 0: all of them.
+  int nvlink_domain_nics = 0;
+  // NVLS across the trays of a domain: the algorithm bandwidth one GPU reaches (GB/s), fitted
+  // (docs/simulator.md): measured NVLS busbw stays flat from 8 to 72 GPUs where the per-port
+  // count would let it grow by a quarter. 0: no ceiling.
+  double nvlink_domain_nvls_gbs = 0;
+  // Not read from YAML: the hosts one node of the model spans (fuse_nvlink_domains sets it on
+  // an NVLink domain's profile; 1 for a node that is its own domain).
+  int node_spans = 1;
 
   // PCIe between a GPU and its NIC
   int pcie_gen = 0;
@@ -84,7 +97,7 @@ struct HardwareProfile {
   int nics_per_node = 0;
   double nic_gbs = 0;       // what NCCL moves through one NIC, GB/s per direction
 
-  std::string cpu_vendor;   // "intel" or "amd": NCCL's network overhead per step
+  std::string cpu_vendor;   // "intel", "amd" or "arm" (Grace): NCCL's network overhead per step
   int channels = 0;         // NCCL channels (rings, trees); rounded up to a multiple of rails
   std::array<bool, kProtocols> protocols{};  // enabled, as NCCL_PROTO would say
 

@@ -26,9 +26,13 @@ class NodeStage {
       p_.capacity.push_back(cap);  // 2g+1: rx
     }
     const std::string port = nvlink ? " NVLink " : " PCIe ";
-    const std::string suffix = placement.hosts.size() > 1 ? " (every node alike)" : "";
-    p_.name = [host, port, suffix](int r) {
-      return host + " GPU" + std::to_string(r / 2) + port + (r % 2 ? "rx" : "tx") + suffix;
+    const bool domains = !placement.gpu_names.empty();
+    const std::string suffix =
+        placement.hosts.size() > 1 ? (domains ? " (every NVLink domain alike)" : " (every node alike)") : "";
+    p_.name = [host, port, suffix, names = placement.gpu_names](int r) {
+      const int g = r / 2;
+      const std::string gpu = g < static_cast<int>(names.size()) ? names[g] : host + " GPU" + std::to_string(g);
+      return gpu + port + (r % 2 ? "rx" : "tx") + suffix;
     };
   }
 

@@ -20,6 +20,9 @@ struct Placement {
   // HCA); empty when no node data limits any.
   std::vector<std::vector<PcieShare>> limits;
   std::vector<int> home_gpu;            // per rail: the GPU next to its NIC (where rings enter)
+  // Per GPU of the first node, its name in bottlenecks ("gb200-r01-02 GPU3") where a node of
+  // the model is several hosts (an NVLink domain); empty: the first host's "GPUn".
+  std::vector<std::string> gpu_names;
   std::vector<std::string> warnings;    // e.g. a host with fewer HCAs than the profile's NICs
 };
 

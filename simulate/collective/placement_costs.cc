@@ -20,9 +20,10 @@ std::string key_of(const std::vector<std::string>& hosts) {
 
 }  // namespace
 
-PlacementCosts::PlacementCosts(const FabricModel& fabric, HardwareProfile profile, double bytes)
+PlacementCosts::PlacementCosts(const FabricModel& fabric, HardwareProfile profile, double bytes, const HostDomains* domains)
     : fabric_(fabric), profile_(std::move(profile)) {
   options_.sizes = {bytes};
+  options_.nvlink_domains = domains;
 }
 
 std::vector<double> PlacementCosts::busbw(const std::vector<std::vector<std::string>>& placements, unsigned threads) {

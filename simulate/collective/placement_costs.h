@@ -15,8 +15,9 @@ namespace slurmtopo {
 
 class PlacementCosts {
  public:
-  // `fabric` must outlive this. Throws InputError for a profile the fabric cannot run.
-  PlacementCosts(const FabricModel& fabric, HardwareProfile profile, double bytes);
+  // `fabric` (and `domains`, when given: NVLink domains for a multi-node NVLink profile) must
+  // outlive this. Throws InputError for a profile the fabric cannot run.
+  PlacementCosts(const FabricModel& fabric, HardwareProfile profile, double bytes, const HostDomains* domains = nullptr);
 
   // busbw (GB/s) of each placement (host names in rank order), `threads` at a time; NaN for
   // one the fabric cannot carry (hosts that cannot reach each other after an edit).

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "base/input_error.h"
 
@@ -38,22 +39,41 @@ std::string why_unavailable(Algorithm a, Collective c, const HardwareProfile& h,
 }  // namespace
 
 Prediction predict(const FabricModel& fabric, const std::vector<std::string>& hosts,
-                   const HardwareProfile& profile, const SimulateOptions& options) {
+                   const HardwareProfile& tray, const SimulateOptions& options) {
   if (hosts.empty()) throw InputError("--nodes", 0, "expected at least one host");
-  const Placement placement = resolve_placement(fabric.cluster(), hosts, profile, options.gpu_nics);
-  const Layout layout = make_layout(profile, static_cast<int>(hosts.size()));
+  Placement placement = resolve_placement(fabric.cluster(), hosts, tray, options.gpu_nics);
+  const std::vector<int> host_indices = placement.hosts;  // every host, before domains fuse them
+  std::vector<std::string> domain_warnings;
+  // MNNVL: NCCL's nodes are the NVLink domains, and the model's too.
+  std::optional<DomainView> fused;
+  if (tray.nvlink_domain_nodes > 1 && options.nvlink_domains) {
+    fused = fuse_nvlink_domains(hosts, placement, tray, *options.nvlink_domains);
+    placement = std::move(fused->placement);
+    domain_warnings = std::move(fused->warnings);
+  } else if (tray.nvlink_domain_nodes > 1 && hosts.size() > 1) {
+    domain_warnings.push_back("profile " + tray.name + " joins " + std::to_string(tray.nvlink_domain_nodes) +
+                              " nodes in an NVLink domain, but no --nvlink-domains says which hosts share one: each "
+                              "host is predicted as its own, as NCCL runs with MNNVL off");
+  }
+  const HardwareProfile& profile = fused ? fused->profile : tray;
+  const Layout layout = make_layout(profile, static_cast<int>(placement.hosts.size()));
   const Collective coll = options.collective;
 
   Prediction out;
   out.hosts = hosts;
-  out.profile = profile.name;
+  out.profile = tray.name;
   out.routing = to_string(fabric.routing().kind());
   out.collective = coll;
-  out.nodes = layout.nodes;
-  out.ranks = layout.ranks();
+  out.nodes = static_cast<int>(hosts.size());
+  out.ranks = out.nodes * tray.gpus_per_node;
   out.channels = layout.channels;
   out.rails = layout.rails;
+  if (fused) {
+    out.nvlink_domains = layout.nodes;
+    out.domain_gpus = layout.gpus_per_node;
+  }
   out.warnings = placement.warnings;
+  out.warnings.insert(out.warnings.end(), domain_warnings.begin(), domain_warnings.end());
 
   std::vector<Candidate> candidates;
   for (Algorithm a : kAlgorithmOrder) {
@@ -84,14 +104,15 @@ Prediction predict(const FabricModel& fabric, const std::vector<std::string>& ho
   std::vector<NeighbourJob> neighbours;
   if (!options.busy_jobs.empty()) {
     std::vector<char> taken(fabric.cluster().hosts.size(), 0);
-    for (int h : placement.hosts) taken[h] = 1;
+    for (int h : host_indices) taken[h] = 1;
     SimulateOptions alone;
     alone.routing = options.routing;
     alone.gpu_nics = options.gpu_nics;
+    alone.nvlink_domains = options.nvlink_domains;
     for (const BusyJob& job : options.busy_jobs) {
       NeighbourJob n;
       try {
-        n.placement = resolve_placement(fabric.cluster(), job.hosts, profile, options.gpu_nics);
+        n.placement = resolve_placement(fabric.cluster(), job.hosts, tray, options.gpu_nics);
       } catch (const InputError& e) {
         throw InputError(options.busy_source, job.line, e.what());
       }
@@ -100,11 +121,14 @@ Prediction predict(const FabricModel& fabric, const std::vector<std::string>& ho
           throw InputError(options.busy_source, job.line,
                            "expected every host in one job only; " + job.hosts[i] +
                                " is in the placement or an earlier busy job");
+      // On an MNNVL placement a job next door leaves its domains through as many NICs.
+      if (fused)
+        n.placement = fuse_nvlink_domains(job.hosts, n.placement, tray, *options.nvlink_domains, layout.rails).placement;
       n.collective = job.collective;
-      if (job.hosts.size() > 1 || profile.gpus_per_node > 1) {
+      if (job.hosts.size() > 1 || tray.gpus_per_node > 1) {
         alone.collective = job.collective;
         alone.sizes = {job.bytes};
-        n.algorithm = predict(fabric, job.hosts, profile, alone).sizes.front().algorithm;
+        n.algorithm = predict(fabric, job.hosts, tray, alone).sizes.front().algorithm;
       }
       neighbours.push_back(std::move(n));
     }
@@ -118,7 +142,7 @@ Prediction predict(const FabricModel& fabric, const std::vector<std::string>& ho
     return nccl_algorithm_bw(coll, c.a, c.p, ideal ? b.free_raw_bw : b.raw_bw, profile, layout);
   };
 
-  const double factor = bus_factor(coll, layout.ranks());
+  const double factor = bus_factor(coll, out.ranks);  // nccl-tests' ranks: every GPU once
   for (double bytes : options.sizes) {
     // NCCL's choice: the fastest by its own estimate with ideal cables; first in NCCL's
     // order on a tie.

@@ -16,6 +16,7 @@
 #include "simulate/collective/contention.h"
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/nccl_model.h"
+#include "simulate/collective/nvlink_domain.h"
 #include "simulate/network/routing.h"
 
 namespace slurmtopo {
@@ -29,6 +30,10 @@ struct SimulateOptions {
   // Jobs running next door (--busy-jobs): their flows share the cables under the routing.
   std::vector<BusyJob> busy_jobs;
   std::string busy_source = "--busy-jobs";  // where they came from, for errors
+  // NVLink domains (--nvlink-domains): on a profile whose domains hold several nodes (NVL72),
+  // NCCL's nodes are domains (simulate/collective/nvlink_domain.h). Without them each host
+  // runs as a domain of its own, as NCCL does with MNNVL off, and the prediction says so.
+  const HostDomains* nvlink_domains = nullptr;
 };
 
 struct Choice {
@@ -58,7 +63,10 @@ struct Prediction {
   std::string profile;
   std::string routing;
   Collective collective = Collective::AllReduce;
-  int nodes = 0, ranks = 0, channels = 0, rails = 0;
+  int nodes = 0, ranks = 0, channels = 0, rails = 0;  // rails: NICs per NCCL node in use
+  // MNNVL: the NVLink domains the hosts span (NCCL's nNodes) and the GPUs NCCL's node holds;
+  // 0 where a node is its own domain.
+  int nvlink_domains = 0, domain_gpus = 0;
   std::vector<SizePrediction> sizes;
   std::vector<std::string> warnings;
   int busy_jobs = 0;  // jobs next door taken into account

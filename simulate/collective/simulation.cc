@@ -7,6 +7,7 @@
 #include "discover/node_set.h"
 #include "graph/node_join.h"
 #include "simulate/collective/node_profile.h"
+#include "simulate/collective/nvlink_domain.h"
 #include "simulate/network/fabric_model.h"
 #include "simulate/network/forwarding_tables.h"
 
@@ -43,6 +44,11 @@ SimulationResult run_simulation(const SimulationRequest& r) {
   if (!r.busy_jobs.empty()) {
     options.busy_jobs = read_busy_jobs(r.busy_jobs);
     options.busy_source = r.busy_jobs;
+  }
+  HostDomains domains;
+  if (!r.nvlink_domains.empty()) {
+    domains = host_domains(load_nvlink_domains(r.nvlink_domains));
+    options.nvlink_domains = &domains;
   }
   NodeProfile nodes;
   if (!r.profile.empty()) {

@@ -21,6 +21,7 @@ struct SimulationRequest {
   std::vector<std::string> hosts;     // the placement, rank order
   std::vector<std::string> compare;   // a second placement, or none
   std::string busy_jobs;              // --busy-jobs FILE: jobs running next door, or none
+  std::string nvlink_domains;         // --nvlink-domains: a domains file or a .fabric.csv directory, or none
   SimulateOptions options;
 };
 

@@ -10,6 +10,7 @@
 #include "graph/finding_kind.h"
 #include "graph/node_join.h"
 #include "simulate/collective/hardware_profile.h"
+#include "simulate/collective/nvlink_domain.h"
 #include "simulate/collective/placement.h"
 #include "simulate/measured/measured_run.h"
 #include "simulate/network/fabric_model.h"
@@ -58,6 +59,7 @@ struct MeasuredContext {
   const NodeSet* nodes = nullptr;               // node data: GPU bus ids
   const std::vector<NodeAnomaly>* node_findings = nullptr;
   RoutingKind routing = RoutingKind::MinHop;
+  const HostDomains* nvlink_domains = nullptr;  // NVLink domains: NCCL's nodes on an NVL72 profile
 };
 
 // Every piece of evidence, most likely first (by `order`, then as found). `predicted_with`: the

@@ -147,6 +147,7 @@ RunComparison compare_run(const MeasuredRun& run, const MeasuredContext& ctx) {
     SimulateOptions options;
     options.collective = *collective;
     options.routing = ctx.routing;
+    options.nvlink_domains = ctx.nvlink_domains;
     if (run.gpus_per_host == ctx.profile->gpus_per_node) options.gpu_nics = ctx.gpu_nics;
     options.sizes.clear();
     for (const NcclTestsRow& row : run.test.rows)

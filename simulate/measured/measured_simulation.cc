@@ -10,14 +10,17 @@ namespace slurmtopo {
 
 MeasuredComparison compare_measured(const Cluster& cluster, const std::vector<MeasuredRun>& runs,
                                     const std::string& profile_name, const NodeSet* nodes, const NodeJoin* join,
-                                    RoutingKind routing) {
+                                    RoutingKind routing, const NvlinkDomains* domains) {
   MeasuredComparison out;
   const FabricModel fabric(cluster, routing);
+  HostDomains host_domain;
+  if (domains) host_domain = host_domains(*domains);
   std::optional<HardwareProfile> profile;
   std::optional<NodeProfile> from_nodes;
   MeasuredContext ctx;
   ctx.fabric = &fabric;
   ctx.routing = routing;
+  if (domains) ctx.nvlink_domains = &host_domain;
   if (!profile_name.empty()) {
     profile = load_profile(profile_name);
   } else if (nodes && join && !nodes->nodes.empty()) {
@@ -58,8 +61,11 @@ MeasuredResult run_measured(const MeasuredRequest& r) {
     nodes = load_node_set(sources);
     join = join_nodes(*nodes, &cluster);
   }
+  std::optional<NvlinkDomains> domains;
+  if (!r.nvlink_domains.empty()) domains = load_nvlink_domains(r.nvlink_domains);
   MeasuredResult out;
-  out.comparison = compare_measured(cluster, runs, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, r.routing);
+  out.comparison = compare_measured(cluster, runs, r.profile, nodes ? &*nodes : nullptr, join ? &*join : nullptr, r.routing,
+                                    domains ? &*domains : nullptr);
   // Asked for by --nodes-dir, a profile the nodes cannot give is an input error, not a warning.
   if (out.comparison.profile.empty())
     throw InputError(r.nodes_dir, 0,

@@ -26,9 +26,10 @@ struct MeasuredComparison {
 // causes). Without either, or when the nodes give no profile (the reason is a warning), each run
 // is still read for its evidence and refused a prediction with the reason. Throws InputError
 // for a profile that cannot be loaded.
+// `domains` (may be null): NVLink domains, NCCL's nodes on a multi-node NVLink profile.
 MeasuredComparison compare_measured(const Cluster& cluster, const std::vector<MeasuredRun>& runs,
                                     const std::string& profile, const NodeSet* nodes, const NodeJoin* join,
-                                    RoutingKind routing);
+                                    RoutingKind routing, const NvlinkDomains* domains = nullptr);
 
 // `slurmtopo simulate --measured PATH`.
 struct MeasuredRequest {
@@ -37,6 +38,7 @@ struct MeasuredRequest {
   std::string nodes_dir;    // node exports of the runs' hosts
   std::string measured;     // an nccl-tests output (with its NCCL log lines), or a directory of them
   RoutingKind routing = RoutingKind::MinHop;
+  std::string nvlink_domains;  // --nvlink-domains: a domains file or a .fabric.csv directory, or none
 };
 
 struct MeasuredResult {

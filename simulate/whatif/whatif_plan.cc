@@ -135,9 +135,12 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
   else if (a.synthetic > 0)
     request.workload = synthetic_workload({a.synthetic, static_cast<int>(before.node_names().size()), a.seed, 0.9});
 
-  PlacementCosts before_costs(*before.fabric, profile, bytes);
+  HostDomains domains;
+  if (!a.nvlink_domains.empty()) domains = host_domains(load_nvlink_domains(a.nvlink_domains));
+  const HostDomains* domains_given = a.nvlink_domains.empty() ? nullptr : &domains;
+  PlacementCosts before_costs(*before.fabric, profile, bytes, domains_given);
   std::optional<PlacementCosts> after_costs;
-  if (after) after_costs.emplace(*after->fabric, profile, bytes);
+  if (after) after_costs.emplace(*after->fabric, profile, bytes, domains_given);
   WhatifInputs in{&before, after ? &*after : nullptr, &before_costs, after_costs ? &*after_costs : nullptr, 2};
 
   WhatifResult out;

@@ -30,6 +30,7 @@ struct WhatifArguments {
   uint64_t seed = 1;
   int samples = 100;
   std::string drain, topology;
+  std::string nvlink_domains;  // --nvlink-domains: on a multi-node NVLink profile, NCCL's nodes for the busbw
   std::vector<std::string> drain_switches, remove_cables;
   bool drain_errored = false;  // every cable over a cable-errors threshold in the counters read (inputs)
   int add_spines = 0;

@@ -233,3 +233,32 @@ TEST_CASE("simulate: --busy-jobs costs the placement next to running jobs, stati
   CHECK(o.code == 2);
   CHECK(o.output.find("overlap.txt:2") != std::string::npos);
 }
+
+TEST_CASE("simulate --nvlink-domains: NVL72 racks from generate, a job in one rack against the same across two") {
+  Scratch s;
+  const auto gen = run("generate railopt --scalable-units 4 --hosts-per-su 18 --rails 4 --nvlink-domain-nodes 18 "
+                      "--write-nvlink-domains " + s.path("nvl72.domains") + " -o " + s.path("nvl72.topo"));
+  REQUIRE(gen.code == 0);
+  const std::string base = "simulate --fabric " + s.path("nvl72.topo") + " --profile gb200-nvl72 --sizes 8G --routing adaptive ";
+  const auto rack = run(base + "--nvlink-domains " + s.path("nvl72.domains") + " --nodes 'dgx[001-016]'");
+  REQUIRE(rack.code == 0);
+  CHECK(rack.output.find("16 nodes x 4 GPUs = 64 ranks") != std::string::npos);
+  CHECK(rack.output.find("NVLink domains: 1 (NCCL's nodes, MNNVL), up to 64 GPUs each over NVLink") != std::string::npos);
+  CHECK(rack.output.find("nvls/Simple") != std::string::npos);
+  CHECK(rack.output.find("warning") == std::string::npos);
+  const auto two = run(base + "--nvlink-domains " + s.path("nvl72.domains") + " --nodes 'dgx[001-008,019-026]' --json");
+  REQUIRE(two.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(two.output);
+  const nlohmann::json& p = j["placements"][0];
+  CHECK(p["nvlink_domains"]["count"] == 2);
+  CHECK(p["nvlink_domains"]["gpus_each"] == 32);
+  CHECK(p["sizes"][0]["algorithm"] == "nvlstree");
+  // Without the domains each tray is NCCL's node, and the output says so.
+  const auto blind = run(base + "--nodes 'dgx[001-016]'");
+  REQUIRE(blind.code == 0);
+  CHECK(blind.output.find("warning: profile gb200-nvl72 joins 18 nodes in an NVLink domain, but no --nvlink-domains") !=
+        std::string::npos);
+  // A domains file that does not exist is an input error, nothing printed.
+  const auto bad = run(base + "--nvlink-domains " + s.path("absent") + " --nodes dgx001");
+  CHECK(bad.code == 2);
+}

@@ -288,3 +288,25 @@ TEST_CASE("whatif --topology, the old spelling of the edit, is refused with its 
   CHECK(r.code == 2);
   CHECK(r.output.find("option '--topology' of `slurmtopo whatif` is now --replace-topology") != std::string::npos);
 }
+
+TEST_CASE("whatif --nvlink-domains: on NVL72 racks a job inside a rack beats the same job spread over racks") {
+  Scratch s;
+  REQUIRE(run("generate railopt --scalable-units 8 --hosts-per-su 18 --rails 4 --nvlink-domain-nodes 18 "
+              "--write-nvlink-domains " + s.path("d") + " -o " + s.path("f.topo")).code == 0);
+  const std::string cmd = "whatif --fabric " + s.path("f.topo") + " --profile gb200-nvl72 -N 16 --routing adaptive --json";
+  const nlohmann::json j = parsed(run(cmd + " --nvlink-domains " + s.path("d")));
+  const auto& policies = j["records"][0]["policies"];
+  REQUIRE(policies.size() == 4);
+  CHECK(policies[0]["policy"] == "slurm");
+  CHECK(policies[0]["leaves"] == 1);  // the emitted topology keeps it under one unit's leaves: one rack
+  CHECK(policies[3]["policy"] == "random");
+  CHECK(policies[3]["leaves"].get<int>() > 1);
+  // In one rack NVLS runs over the rack's NVLink (~830 GB/s); spread over racks the tree between
+  // them runs on a few NICs a rack: several times slower.
+  const double in_rack = policies[0]["busbw_gbs"].get<double>(), spread = policies[3]["busbw_gbs"].get<double>();
+  CHECK(in_rack > 800);
+  CHECK(in_rack > 3 * spread);
+  // Without the domains every tray is its own NCCL node and the rack's NVLink goes unseen.
+  const nlohmann::json blind = parsed(run(cmd));
+  CHECK(blind["records"][0]["policies"][0]["busbw_gbs"].get<double>() < in_rack / 2);
+}

@@ -2,7 +2,13 @@
 
 #include <filesystem>
 
+#include <sstream>
+
 #include "commission_fixture.h"
+#include "discover/ibnetdiscover_writer.h"
+#include "discover/synthetic_fabric.h"
+#include "discover/synthetic_names.h"
+#include "tests/cli/cli_test_support.h"
 #include "tests/skip.h"
 
 using namespace slurmtopo;
@@ -90,8 +96,10 @@ TEST_CASE("report performance: a profile of 8 NICs on topograph's 4-HCA DGX is n
   for (const auto& curve : r.performance->curves) {
     CAPTURE(curve.name);
     if (curve.nodes < 2) continue;
-    CHECK(curve.limit_what == "the node's 4 NICs' line rate");
-    CHECK(curve.limit_gbs == doctest::Approx(200.0));  // 4 × 400 Gb/s
+    CHECK(curve.limit_what == "the node's 4 NICs' line rate across " + std::to_string(curve.nodes) + " nodes");
+    // 4 × 400 Gb/s, × N/(N−1) × (n−1)/n: every node sends 2(N−1)/N of the data.
+    const double n = 8.0 * curve.nodes;
+    CHECK(curve.limit_gbs == doctest::Approx(200.0 * curve.nodes / (curve.nodes - 1) * (n - 1) / n));
     for (double b : curve.busbw_gbs) CHECK(b <= curve.limit_gbs);
   }
 }
@@ -100,4 +108,40 @@ TEST_CASE("report performance: a profile that matches the fabric's HCAs passes p
   const CommissionReport& r = fattree_report();
   REQUIRE(find_check(r, "performance.profile"));
   CHECK(find_check(r, "performance.profile")->verdict == Verdict::Pass);
+}
+
+TEST_CASE("report performance: on NVL72 racks with their domains, one domain and two, each under its limit") {
+  Scratch s;
+  RailOptimizedSpec spec;
+  spec.scalable_units = 4;
+  spec.hosts_per_su = 18;
+  spec.rails = 4;
+  const Fabric f = generate_rail_optimized(spec);
+  CommissionRequest req;
+  std::ostringstream topo;
+  write_ibnetdiscover_text(f, topo);
+  req.inputs.fabric_files = {s.write("nvl72.topo", topo.str())};
+  req.nvlink_domains = s.write("nvl72.domains", synthetic_nvlink_domains(f, 18));
+  req.plugin = "block";
+  req.release.release = SlurmRelease{25, 5};
+  req.profile = "gb200-nvl72";
+  const CommissionReport r = plan_commission(req);
+  REQUIRE(r.performance);
+  CHECK(r.performance->warnings.empty());
+  const Curve* one = nullptr;
+  const Curve* two = nullptr;
+  for (const Curve& c : r.performance->curves) {
+    CAPTURE(c.name);
+    if (c.name == "one NVLink domain (18 nodes)") one = &c;
+    if (c.name == "two NVLink domains (36 nodes)") two = &c;
+    for (double v : c.busbw_gbs) CHECK(v <= c.limit_gbs);
+  }
+  REQUIRE(one);
+  REQUIRE(two);
+  CHECK(one->limit_what == "NVLink line rate through NVLS");  // inside the rack: NVLink
+  CHECK(two->limit_what == "the NVLink domain's 16 NICs' line rate across 2 domains");
+  // At 8 GiB the rack's NVLS beats the tree between two racks.
+  CHECK(one->busbw_gbs.back() > two->busbw_gbs.back());
+  // The one-node curve is a tray alone (4 GPUs); the rack's domain outruns it.
+  CHECK(r.performance->curves.front().busbw_gbs.back() < one->busbw_gbs.back());
 }

@@ -2,7 +2,8 @@
 //   - one allreduce prediction (six sizes) for 1,024 nodes x 8 GPUs on a 3-level fat tree
 //     with table-driven routing (OpenSM min-hop tables walked as LFTs; ftree likewise);
 //   - 10,000 predictions of 64-node placements on a 4,096-node fabric, on every core
-//     (std::thread; the Cluster and the FabricModel with its routing are shared read-only).
+//     (std::thread; the Cluster and the FabricModel with its routing are shared read-only);
+//   - 4,608 GPUs as 64 GB200 NVL72 racks against 576 DGX H100, one prediction each.
 // Building the fabric, the cluster and the routing tables happens once, outside the timing
 // (BM_BuildFabricModel times that part).
 #include <benchmark/benchmark.h>
@@ -14,7 +15,9 @@
 #include <random>
 #include <thread>
 
+#include "discover/nvlink_domains.h"
 #include "discover/synthetic_fabric.h"
+#include "discover/synthetic_names.h"
 #include "simulate/collective/collective.h"
 #include "simulate/network/forwarding_tables.h"
 #include "simulate/network/network.h"
@@ -125,5 +128,48 @@ BENCHMARK(BM_Predict10000Placements)
     ->Iterations(1)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
+
+// The same GPU count two ways: 64 GB200 NVL72 racks (1,152 trays x 4 GPUs, 4 rails, their
+// NVLink domains) against 576 DGX H100 (8 GPUs, 8 rails); one allreduce prediction of six sizes
+// over all 4,608 GPUs. The NVL72 placement is fused into 64 NCCL nodes of 72 GPUs first.
+struct GpuCluster {
+  Cluster cluster;
+  HostDomains domains;
+};
+
+GpuCluster rail_optimized(int units, int hosts_per_unit, int rails, int per_domain) {
+  RailOptimizedSpec spec;
+  spec.scalable_units = units;
+  spec.hosts_per_su = hosts_per_unit;
+  spec.rails = rails;
+  const Fabric f = generate_rail_optimized(spec);
+  GpuCluster out{build_cluster({f}, ClusterOptions{}), {}};
+  if (per_domain > 1) out.domains = host_domains(parse_nvlink_domains(synthetic_nvlink_domains(f, per_domain), "bench"));
+  return out;
+}
+
+void predict_all(benchmark::State& state, const GpuCluster& c, const char* profile_name, bool domains) {
+  const FabricModel fabric(c.cluster, RoutingKind::MinHop);
+  const HardwareProfile profile = load_profile(profile_name);
+  std::vector<std::string> hosts;
+  for (const Host& h : c.cluster.hosts) hosts.push_back(h.name);
+  SimulateOptions options;
+  if (domains) options.nvlink_domains = &c.domains;
+  predict(fabric, hosts, profile, options);  // warm the routing's caches
+  for (auto _ : state) benchmark::DoNotOptimize(predict(fabric, hosts, profile, options));
+  state.counters["gpus"] = static_cast<double>(hosts.size()) * profile.gpus_per_node;
+}
+
+void BM_PredictNvl72_64Racks(benchmark::State& state) {
+  static const GpuCluster c = rail_optimized(64, 18, 4, 18);
+  predict_all(state, c, "gb200-nvl72", true);
+}
+BENCHMARK(BM_PredictNvl72_64Racks)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+
+void BM_PredictDgxH100_576Nodes(benchmark::State& state) {
+  static const GpuCluster c = rail_optimized(18, 32, 8, 1);
+  predict_all(state, c, "h100-ndr", false);
+}
+BENCHMARK(BM_PredictDgxH100_576Nodes)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 }  // namespace

@@ -70,9 +70,11 @@ void check_physical(const Prediction& p, const HardwareProfile& h) {
       // A ring moves busbw through every GPU's port.
       CHECK(s.busbw_gbs <= (h.nvlink_links ? h.nvlink_line_gbs() : h.pcie_line_gbs()));
     } else {
-      // Without in-network reduction nothing beats every NIC at its line rate (DGX H100:
-      // 8 × NDR = 400 GB/s; ≈ 390 after what ib_write_bw reaches).
-      CHECK(s.busbw_gbs <= h.nics_per_node * h.nic_line_gbs() * kCableEfficiency);
+      // Without in-network reduction every node sends 2(N−1)/N of the data: nothing beats
+      // every NIC at its line rate (DGX H100: 8 × NDR = 400 GB/s; ≈ 390 after what
+      // ib_write_bw reaches) × N/(N−1) × (n−1)/n.
+      const double n = p.ranks;
+      CHECK(s.busbw_gbs <= h.nics_per_node * h.nic_line_gbs() * kCableEfficiency * p.nodes / (p.nodes - 1.0) * (n - 1) / n);
     }
   }
 }

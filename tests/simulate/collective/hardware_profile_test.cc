@@ -51,8 +51,9 @@ TEST_CASE("hardware profile: every shipped profile loads and says what it is") {
     const HardwareProfile h = load_profile(name);
     CHECK(h.name == name);
     CHECK(h.source == "builtin:" + name);
-    CHECK(h.gpus_per_node == 8);
-    CHECK(h.nics_per_node == 8);
+    // A GPU per NIC: 8 of each on an HGX node, 4 on an NVL72 compute tray.
+    CHECK(h.gpus_per_node == (h.nvlink_domain_nodes > 1 ? 4 : 8));
+    CHECK(h.nics_per_node == h.gpus_per_node);
     CHECK(h.protocols[static_cast<int>(Protocol::Simple)]);
     CHECK(h.nvlink_gbs() <= h.nvlink_line_gbs());
     CHECK(h.nic_gbs <= h.nic_line_gbs());
@@ -101,6 +102,30 @@ TEST_CASE("hardware profile: a profile can start from a shipped one") {
   CHECK(one.nic_speed == LinkSpeed::HDR);
 }
 
+TEST_CASE("hardware profile: GB200 and GB300 NVL72 are 4-GPU trays in 18-tray NVLink domains") {
+  const HardwareProfile gb200 = load_profile("gb200-nvl72");
+  CHECK(gb200.gpu_model == "GB200");
+  CHECK(gb200.gpus_per_node == 4);
+  CHECK(gb200.nvlink_domain_nodes == 18);  // 72 GPUs a rack
+  CHECK(gb200.nvlink_domain_nics == 16);   // NCCL 2.27.3's NICs between domains
+  CHECK(gb200.nvlink_domain_nvls_gbs == doctest::Approx(430));
+  CHECK(gb200.node_spans == 1);            // set only on a fused domain's profile
+  CHECK(gb200.nvlink_gbs() == doctest::Approx(18 * 40.1));
+  CHECK(gb200.nvlink_line_gbs() == doctest::Approx(900));
+  CHECK(gb200.nic_speed == LinkSpeed::NDR);
+  CHECK(gb200.cpu_vendor == "arm");
+  CHECK(gb200.net_overhead_us() == doctest::Approx(1.0));  // NCCL's default off x86
+  const HardwareProfile gb300 = load_profile("gb300-nvl72");
+  CHECK(gb300.gpu_model == "GB300");
+  CHECK(gb300.nvlink_domain_nodes == 18);
+  CHECK(gb300.nic_speed == LinkSpeed::XDR);
+  CHECK(gb300.nic_gbs == doctest::Approx(96));
+  CHECK(gb300.pcie_gen == 6);
+  CHECK(gb300.channels == gb200.channels);  // kept from gb200-nvl72
+  // Other profiles' nodes are their own domains.
+  CHECK(load_profile("b200-xdr").nvlink_domain_nodes == 1);
+}
+
 TEST_CASE("hardware profile: bad input names the file, the line and what was expected") {
   CHECK(error_of("base: h100-ndr\ngpu:\n  nvlinks: 18\n") ==
         "3: p.yaml:3: unknown key `gpu.nvlinks`; expected one of model, sm, per_node, nvlink, nvswitch, nvls, "
@@ -113,8 +138,14 @@ TEST_CASE("hardware profile: bad input names the file, the line and what was exp
   CHECK(error_of("base: h100-ndr\nnccl:\n  ll_max_bw: [1, 2]\n") ==
         "3: p.yaml:3: expected `nccl.ll_max_bw` to be a list of three numbers");
   CHECK(error_of("base: h999\n") ==
-        "1: p.yaml:1: expected `base` to name a shipped profile (a100-hdr, b200-ndr, b200-xdr, h100-ndr, "
-        "h200-ndr), not `h999`");
+        "1: p.yaml:1: expected `base` to name a shipped profile (a100-hdr, b200-ndr, b200-xdr, gb200-nvl72, "
+        "gb300-nvl72, h100-ndr, h200-ndr), not `h999`");
+  CHECK(error_of("base: h100-ndr\ngpu: {nvswitch: false, nvls: false, nvlink: {domain_nodes: 18}}\n") ==
+        "2: p.yaml:2: expected `gpu.nvswitch: true` with `gpu.nvlink.domain_nodes` above 1: a multi-node NVLink "
+        "domain is joined by NVLink switches");
+  CHECK(error_of("base: gb200-nvl72\ngpu:\n  nvlink: {domain_nodes: 0}\n") ==
+        "3: p.yaml:3: expected `gpu.nvlink.domain_nodes` to be a number from 1 to 576");
+  CHECK(error_of("base: h100-ndr\ncpu: power\n") == "2: p.yaml:2: expected `cpu` to be one of intel, amd, arm, not `power`");
   CHECK(error_of("base: h100-ndr\ngpu: {nvswitch: false}\n") ==
         "2: p.yaml:2: expected `gpu.nvls: false` without `gpu.nvswitch`: NVLS is NVSwitch's");
   CHECK(error_of("base: a100-hdr\ngpu: {nvls: true}\n") ==
