@@ -26,9 +26,13 @@ void add_place_command(CLI::App& app) {
               "\n" +
               examples_text({{"slurmtopo place --topology /etc/slurm/topology.conf --nodes 'gpu[001-064]' -N 16 "
                               "--busy 'gpu[001-010]' --exclusive --explain",
-                              "the 16 nodes slurmctld would give the job, and why"}}));
-  auto* topo = add_topology_input_option(*cmd, r.topology, "place as slurmctld would with it");
-  add_fabric_options(*cmd, r.inputs, FabricOption::Optional, "build the tree from this fabric instead")->excludes(topo);
+                              "the 16 nodes slurmctld would give the job, and why"},
+                             {"slurmtopo place --topology blocks.conf --fabric fabric.topo --nodes 'gb[001-144]' -N 32 "
+                              "--segment 16 --profile gb200-nvl72 --nvlink-domains nvl72.domains --explain",
+                              "where topology/block puts a 32-node job in 16-node segments, and its predicted busbw"}}));
+  add_topology_input_option(*cmd, r.topology, "place as slurmctld would with it");
+  add_fabric_options(*cmd, r.inputs, FabricOption::Optional,
+                     "build the tree from this fabric instead; with --topology, only for --profile's prediction");
   add_nodes_option(*cmd, r.nodes, "the partition (with --slurm-conf, a subset of its nodes)");
   add_slurm_conf_option(*cmd, r.slurm_conf, "Slurm's nodes with their Weight= and CPUs= (the partition unless --nodes)");
   add_job_options(*cmd, {&r.weights, &r.busy, &r.topology_param, ""});
@@ -48,6 +52,10 @@ void add_place_command(CLI::App& app) {
   cmd->add_option("--max-switch-wait", r.max_switch_wait, "SchedulerParameters=max_switch_wait, seconds")
       ->check(whole_number(0));
   cmd->add_flag("--explain", o->explain, "say why: top switch, leaf order and distances, weight tiers");
+  add_profile_option(*cmd, r.profile, "predict the allocation's allreduce busbw on --fabric (stderr, or with --explain)");
+  cmd->add_option("--size", r.size, "allreduce message size for the predicted busbw")->capture_default_str();
+  add_nvlink_domains_option(*cmd, r.nvlink_domains,
+                            "on a multi-node NVLink profile (gb200-nvl72) the busbw counts a job's domains, not its nodes");
   cmd->callback([o] {
     o->request.release = resolve_release(o->slurm_version);
     if (const int code = report_place(run_place(o->request), o->explain, std::cout, std::cerr)) throw Exit{code};

@@ -47,6 +47,18 @@ std::string explanation(const SelectResult& r) {
 
 }  // namespace
 
+std::string prediction_line(const PlacePrediction& p) {
+  const SizePrediction& s = p.size;
+  std::string line = "predicted: allreduce " + format_size(s.bytes) + " busbw " + fixed_decimals(s.busbw_gbs, 1) +
+                     " GB/s (" + to_string(s.algorithm) + "/" + to_string(s.protocol) + ", " + p.profile;
+  if (p.nvlink_domains > 0)
+    line += ", " + counted(static_cast<size_t>(p.nvlink_domains), "NVLink domain", "NVLink domains");
+  line += ")";
+  if (s.latency_bound) line += ", limited by latency";
+  else if (!s.bottlenecks.empty()) line += ", limited by " + s.bottlenecks.front().resource;
+  return line + "\n";
+}
+
 std::string place_report(const SelectResult& r, bool explain) {
   std::string out;
   if (r.started) out += r.hostlist + "\n";
@@ -57,6 +69,11 @@ std::string place_report(const SelectResult& r, bool explain) {
 int report_place(const PlaceResult& result, bool explain, std::ostream& out, std::ostream& err) {
   for (const auto& w : result.warnings) err << "warning: " << w << "\n";
   out << place_report(result.select, explain);
+  if (result.predicted) {
+    // stdout stays the hostlist alone unless --explain asked for more.
+    for (const auto& w : result.predicted->warnings) err << "warning: " << w << "\n";
+    (explain ? out : err) << prediction_line(*result.predicted);
+  }
   if (result.select.started) return 0;
   if (result.never)
     err << "slurmtopo: the job can never start: " << result.never_reason

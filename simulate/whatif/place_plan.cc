@@ -16,6 +16,9 @@
 #include "slurm/hostlist.h"
 #include "slurm/time_string.h"
 #include "slurm/topology_file.h"
+#include "discover/nvlink_domains.h"
+#include "simulate/collective/hardware_profile.h"
+#include "simulate/collective/nvlink_domain.h"
 
 namespace slurmtopo {
 
@@ -64,7 +67,8 @@ std::string never_reason(const PlaceRequest& r, const SelectSetup& setup, const 
   return idle.reason;
 }
 
-SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings) {
+// `cluster` keeps the fabric's cluster when it is read here (no --topology).
+SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings, std::optional<Cluster>& cluster_out) {
   SelectSetup setup;
   setup.version = selection_rules(r.release.release);
   setup.params = parse_topology_params(r.topology_param);
@@ -115,6 +119,7 @@ SelectSetup setup_for(const PlaceRequest& r, std::vector<std::string>& warnings)
     request.command = "slurmtopo place";
     TopologyPlan plan = plan_topology(cluster, request);
     setup.tree = parse_topology_conf(plan.text, "topology.conf from " + r.inputs.fabric_files.front());
+    cluster_out = std::move(cluster);
   }
   return setup;
 }
@@ -159,12 +164,35 @@ SelectJob job_for(const PlaceRequest& r) {
   return job;
 }
 
+// The allocation's allreduce busbw at --size on the fabric.
+PlacePrediction predict_allocation(const PlaceRequest& r, const Cluster& cluster, const std::vector<std::string>& hosts) {
+  const HardwareProfile profile = load_profile(r.profile);
+  SimulateOptions options;
+  options.sizes = parse_sizes(r.size, "--size");
+  HostDomains domains;
+  if (!r.nvlink_domains.empty()) {
+    domains = host_domains(load_nvlink_domains(r.nvlink_domains));
+    options.nvlink_domains = &domains;
+  }
+  const Prediction p = predict(cluster, hosts, profile, options);
+  return {profile.name, p.sizes.front(), p.nvlink_domains, p.warnings};
+}
+
 }  // namespace
 
 PlaceResult run_place(const PlaceRequest& r) {
   const SelectJob job = job_for(r);
+  if (!r.profile.empty() && r.inputs.fabric_files.empty())
+    throw InputError("--profile", 0, "expected --fabric too: the prediction routes the job's flows over the fabric");
+  if (r.profile.empty() && !r.nvlink_domains.empty())
+    throw InputError("--nvlink-domains", 0, "expected --profile: the domains shape only the predicted busbw");
+  if (!r.topology.empty() && !r.inputs.fabric_files.empty() && r.profile.empty())
+    throw InputError("--fabric", 0,
+                     "expected either --topology (place with that file) or --fabric (place with the topology.conf "
+                     "slurmtopo would emit for it); both only with --profile, where the fabric routes the prediction");
   PlaceResult out;
-  SelectSetup setup = setup_for(r, out.warnings);
+  std::optional<Cluster> cluster;
+  SelectSetup setup = setup_for(r, out.warnings, cluster);
   setup.order = node_table_order(r.release.release, setup.block.has_value(), setup.params);
   SlurmSelect select(setup);
   std::vector<std::string> busy;
@@ -214,6 +242,12 @@ PlaceResult run_place(const PlaceRequest& r) {
                                   (setup.block ? idle.request_unfit : tree_words);
       out.refusal = std::string("Requested ") + (topology_words ? "topology" : "node") + " configuration is not available";
     }
+  }
+  if (out.select.started && !r.profile.empty()) {
+    if (!cluster) cluster = load_cluster(r.inputs);
+    std::vector<std::string> hosts;
+    for (const auto& n : out.select.nodes) hosts.push_back(n);
+    out.predicted = predict_allocation(r, *cluster, hosts);
   }
   return out;
 }

@@ -172,3 +172,42 @@ TEST_CASE("place: --exclusive=topo and --busy-topo close whole base blocks") {
   Run bad = run(base + "-N 3 --exclusive=user");
   CHECK(bad.code == 2);
 }
+
+TEST_CASE("place --profile: the allocation's predicted busbw, on NVL72 blocks by the racks it touches") {
+  Scratch s;
+  REQUIRE(run("generate railopt --scalable-units 8 --hosts-per-su 18 --rails 4 --nvlink-domain-nodes 18 "
+              "--write-nvlink-domains " + s.path("d") + " -o " + s.path("f.topo")).code == 0);
+  REQUIRE(run("emit topology --fabric " + s.path("f.topo") + " --plugin block --nvlink-domains " + s.path("d") +
+              " --slurm-version 25.05 -o " + s.path("blocks.conf")).code == 0);
+  const std::string base = "place --topology " + s.path("blocks.conf") + " --fabric " + s.path("f.topo") +
+                           " --nodes 'dgx[001-144]' --slurm-version 25.05 --profile gb200-nvl72 --nvlink-domains " +
+                           s.path("d");
+  // 16 nodes fit one block: one rack, NVLS over its NVLink.
+  const Run one = run(base + " -N 16 --explain");
+  REQUIRE(one.code == 0);
+  const size_t at = one.output.find("allocated: ");
+  REQUIRE(at != std::string::npos);
+  const std::string hostlist = one.output.substr(at + 11, one.output.find(' ', at + 11) - at - 11);
+  CHECK(one.output.find(hostlist + " (16 nodes)") != std::string::npos);
+  CHECK(one.output.find("predicted: allreduce 1 GiB busbw ") != std::string::npos);
+  CHECK(one.output.find("(nvls/Simple, gb200-nvl72, 1 NVLink domain)") != std::string::npos);
+  // 32 nodes in 16-node segments span two blocks: NVLSTree between two racks.
+  const Run two = run(base + " -N 32 --segment 16 --explain");
+  REQUIRE(two.code == 0);
+  CHECK(two.output.find("(nvlstree/Simple, gb200-nvl72, 2 NVLink domains)") != std::string::npos);
+  // Without --explain stdout is the hostlist alone; the prediction goes to stderr.
+  const Run plain = run(base + " -N 16");
+  REQUIRE(plain.code == 0);
+  CHECK(plain.output.starts_with(hostlist + "\n"));
+  CHECK(plain.output.find("\npredicted: allreduce 1 GiB") != std::string::npos);
+
+  // --profile needs the fabric; --fabric beside --topology needs --profile.
+  const Run no_fabric = run("place --topology " + s.path("blocks.conf") + " --nodes 'dgx[001-144]' -N 4 "
+                            "--slurm-version 25.05 --profile gb200-nvl72");
+  CHECK(no_fabric.code == 2);
+  CHECK(no_fabric.output.find("--profile: expected --fabric too") != std::string::npos);
+  const Run both = run("place --topology " + s.path("blocks.conf") + " --fabric " + s.path("f.topo") +
+                       " --nodes 'dgx[001-144]' -N 4 --slurm-version 25.05");
+  CHECK(both.code == 2);
+  CHECK(both.output.find("--fabric: expected either --topology") != std::string::npos);
+}
