@@ -4,6 +4,7 @@
 // the routes with symbol errors, a degraded cable — read back through the readers, compared,
 // and the cause named; and what must stay quiet (a healthy run, an unclaimed size) stays quiet.
 #include "simulate/measured/measured_findings.h"
+#include "simulate/measured/measured_simulation.h"
 
 #include <doctest/doctest.h>
 
@@ -17,6 +18,9 @@
 #include "discover/synthetic_faults.h"
 #include "simulate/collective/collective.h"
 #include "simulate/network/network.h"
+#include "discover/nvlink_domains.h"
+#include "discover/synthetic_names.h"
+#include "tests/simulate/collective/nvl72_racks.h"
 #include "tests/simulate/measured/nccl_text.h"
 
 using namespace slurmtopo;
@@ -301,4 +305,41 @@ TEST_CASE("measured: a run of other GPUs than the profile's is not predicted, ne
   CHECK(r.not_predicted.find("the run's GPUs are NVIDIA A100-SXM4-80GB, profile h100-ndr's H100") == 0);
   CHECK(r.sizes.empty());
   CHECK(measured_findings({r}).empty());
+}
+
+// An NVL72 run on two trays of one rack: measured as NCCL runs it with MNNVL (one NCCL node,
+// NVLS over the rack's NVLink). With the domains it is within the prediction; without them each
+// tray is predicted alone, across the network, and the run would be "above" — a false alarm the
+// domains avoid.
+TEST_CASE("measured: a GB200 run within one rack is judged against the rack's NVLink only with its domains") {
+  const testing::Nvl72Racks& racks = testing::nvl72_racks(2);
+  const std::vector<std::string> hosts{"dgx001", "dgx002"};
+  const std::vector<double> sizes{1 * GiB, 8 * GiB};
+  SimulateOptions o;
+  o.sizes = sizes;
+  o.nvlink_domains = &racks.domains;
+  const HardwareProfile profile = load_profile("gb200-nvl72");
+  const Prediction rack = predict(racks.cluster, hosts, profile, o);
+  REQUIRE(rack.nvlink_domains == 1);
+  const std::string text = write_run(hosts, sizes, {rack.sizes[0].busbw_gbs * 0.97, rack.sizes[1].busbw_gbs * 0.97},
+                                     healthy(2), 0, "NVIDIA GB200", 4);
+  const std::vector<MeasuredRun> runs =
+      join_measured(parse_nccl_tests_output(text, "run.out"), {parse_nccl_log(text, "run.out")});
+  NvlinkDomains domains = parse_nvlink_domains(synthetic_nvlink_domains(racks.fabric, 18), "nvl72.domains");
+
+  const MeasuredComparison with = compare_measured(racks.cluster, runs, "gb200-nvl72", nullptr, nullptr,
+                                                   RoutingKind::MinHop, &domains);
+  REQUIRE(with.runs.size() == 1);
+  REQUIRE(with.runs[0].not_predicted == "");
+  CHECK(with.runs[0].gpus_per_host == 4);
+  for (const SizeCheck& s : with.runs[0].sizes) {
+    CHECK(s.standing == Standing::Within);
+    CHECK(s.algorithm == "nvls/Simple");
+  }
+  CHECK_FALSE(has(measured_findings(with.runs), MeasuredKind::Above));
+
+  const MeasuredComparison without =
+      compare_measured(racks.cluster, runs, "gb200-nvl72", nullptr, nullptr, RoutingKind::MinHop);
+  REQUIRE(without.runs[0].not_predicted == "");
+  CHECK(without.runs[0].sizes.back().standing == Standing::Above);
 }

@@ -26,10 +26,11 @@ inline std::string fmt(const char* f, double a) {
 }
 
 // nccl-tests' stdout (v2.19 formats, src/common.cu) with NCCL 2.21's INFO lines in it.
+// `g` ranks (GPUs) per host, at most 8.
 inline std::string write_run(const std::vector<std::string>& hosts, const std::vector<double>& bytes,
                              const std::vector<double>& busbw, const std::vector<HostPlan>& plans, long wrong = 0,
-                             const std::string& gpu = "NVIDIA H100 80GB HBM3") {
-  const int g = 8, n = static_cast<int>(hosts.size()) * g;
+                             const std::string& gpu = "NVIDIA H100 80GB HBM3", int g = 8) {
+  const int n = static_cast<int>(hosts.size()) * g;
   std::string out = "# nccl-tests version 2.19.6 nccl-headers=22105 nccl-library=22105\n"
                     "# Collective test starting: all_reduce_perf\n"
                     "# nThread 1 nGpus 1 minBytes 16777216 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 "
