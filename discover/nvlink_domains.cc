@@ -49,6 +49,13 @@ GpuFabric fabric(std::string_view uuid, std::string_view clique) {
 
 }  // namespace
 
+std::vector<std::string> HostFabric::domains() const {
+  std::vector<std::string> seen;
+  for (const GpuFabric& g : gpus)
+    if (std::find(seen.begin(), seen.end(), g.domain()) == seen.end()) seen.push_back(g.domain());
+  return seen;
+}
+
 NvlinkDomains parse_nvlink_domains(std::string_view text, const std::string& file) {
   NvlinkDomains out;
   out.source = file;

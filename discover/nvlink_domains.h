@@ -28,6 +28,9 @@ struct HostFabric {
   std::string file;            // where it was read, for messages
   int line = 0;                // its line in a domains file; 0 for a per-node file
   std::vector<GpuFabric> gpus; // a domains file gives one entry per host
+  // The distinct domains its GPUs report, in GPU order ("" for a GPU that reports none): one
+  // non-empty entry is the host's domain; none, or several, is a host without one.
+  std::vector<std::string> domains() const;
 };
 
 struct NvlinkDomains {

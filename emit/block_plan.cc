@@ -79,9 +79,7 @@ BlockPlan plan_blocks_from_domains(const NvlinkDomains& domains, const std::opti
     if (known && !holds(*known, h.host))
       throw InputError(h.file, h.line, "host " + h.host + " is not a node of the cluster (neither in the fabric nor in --nodes/--slurm-conf)");
     listed.push_back(h.host);
-    std::vector<std::string> seen;
-    for (const auto& g : h.gpus)
-      if (std::find(seen.begin(), seen.end(), g.domain()) == seen.end()) seen.push_back(g.domain());
+    const std::vector<std::string> seen = h.domains();
     if (seen.empty() || (seen.size() == 1 && seen.front().empty())) {
       const std::string why = std::string(h.gpus.empty() ? "no GPUs report" : "its GPUs report") +
                               " no NVLink domain (" + where(h) + ")";

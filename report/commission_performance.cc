@@ -58,9 +58,10 @@ std::pair<double, std::string> limit(const HardwareProfile& p, int gpus, int nod
   // its n ranks, can reach the NICs' line rate × N/(N−1) × (n−1)/n (twice it on two nodes).
   const double ranks = static_cast<double>(g) * nodes;
   const double nic = p.nic_line_gbs() * nics * nodes / (nodes - 1.0) * (ranks - 1) / ranks;
-  const std::string whose = p.node_spans > 1 || p.nvlink_domain_nodes > 1 ? "the NVLink domain's " : "the node's ";
-  return nic < inside ? std::pair{nic, whose + std::to_string(nics) + " NICs' line rate across " + std::to_string(nodes) +
-                                           (p.node_spans > 1 || p.nvlink_domain_nodes > 1 ? " domains" : " nodes")}
+  const bool domains = p.nvlink_domain_nodes > 1;
+  return nic < inside ? std::pair{nic, std::string(domains ? "the NVLink domain's " : "the node's ") + std::to_string(nics) +
+                                           " NICs' line rate across " + std::to_string(nodes) +
+                                           (domains ? " domains" : " nodes")}
                       : std::pair{inside, inside_what};
 }
 
@@ -219,9 +220,7 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
       k.name = name;
       k.nodes = static_cast<int>(hosts.size());
       if (p.nvlink_domains > 0) {
-        HardwareProfile domain = profile;
-        domain.node_spans = p.domain_gpus / std::max(1, profile.gpus_per_node);
-        std::tie(k.limit_gbs, k.limit_what) = limit(domain, p.domain_gpus, p.nvlink_domains, p.rails);
+        std::tie(k.limit_gbs, k.limit_what) = limit(profile, p.domain_gpus, p.nvlink_domains, p.rails);
       } else {
         std::tie(k.limit_gbs, k.limit_what) = limit(profile, profile.gpus_per_node, k.nodes, perf.fabric_nics);
       }
@@ -238,13 +237,11 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
   if (mnnvl) {
     // Per NVLink domain, its hosts without findings, in the order the domains first appear.
     std::vector<std::vector<std::string>> by_domain;
-    std::map<std::string, size_t> index;
-    for (const std::string& h : grouped)
-      if (const std::string* d = host_domain.find(h)) {
-        const auto [it, fresh] = index.emplace(*d, by_domain.size());
-        if (fresh) by_domain.emplace_back();
-        by_domain[it->second].push_back(h);
-      }
+    for (const DomainGroup& g : group_by_domain(grouped, host_domain)) {
+      if (!g.known) continue;
+      by_domain.emplace_back();
+      for (int i : g.hosts) by_domain.back().push_back(grouped[i]);
+    }
     std::stable_sort(by_domain.begin(), by_domain.end(),
               [](const auto& a, const auto& b) { return a.size() > b.size(); });  // whole racks first, stable
     if (!by_domain.empty() && by_domain[0].size() > 1)

@@ -11,15 +11,28 @@ HostDomains host_domains(const NvlinkDomains& domains) {
   HostDomains out;
   out.source = domains.source;
   for (const HostFabric& h : domains.hosts) {
-    std::string agreed;
-    bool one = !h.gpus.empty();
-    for (const GpuFabric& g : h.gpus) {
-      if (g.domain().empty() || (!agreed.empty() && g.domain() != agreed)) one = false;
-      agreed = g.domain();
-    }
-    if (one) out.of[h.host] = agreed;
+    const std::vector<std::string> seen = h.domains();
+    if (seen.size() == 1 && !seen.front().empty()) out.of[h.host] = seen.front();
   }
   return out;
+}
+
+HostDomains load_host_domains(const std::string& path) { return host_domains(load_nvlink_domains(path)); }
+
+std::vector<DomainGroup> group_by_domain(const std::vector<std::string>& hosts, const HostDomains& domains) {
+  std::vector<DomainGroup> groups;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    const std::string* d = domains.find(hosts[i]);
+    if (!d) {
+      groups.push_back({{static_cast<int>(i)}, false});
+      continue;
+    }
+    const auto [it, fresh] = index.emplace(*d, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].hosts.push_back(static_cast<int>(i));
+  }
+  return groups;
 }
 
 DomainView fuse_nvlink_domains(const std::vector<std::string>& hosts, const Placement& per_host,
@@ -27,22 +40,17 @@ DomainView fuse_nvlink_domains(const std::vector<std::string>& hosts, const Plac
   DomainView v;
   // Domains in the order the ranks first reach them; a host without one is its own.
   std::vector<std::vector<int>> members;  // per domain: indices into `hosts`
-  std::map<std::string, int> index;
   std::vector<std::string> outside;
-  for (size_t i = 0; i < hosts.size(); ++i) {
-    const std::string* d = domains.find(hosts[i]);
-    if (!d) outside.push_back(hosts[i]);
-    const std::string key = d ? *d : "\n" + hosts[i];
-    const auto [it, fresh] = index.emplace(key, static_cast<int>(members.size()));
-    if (fresh) members.emplace_back();
-    members[it->second].push_back(static_cast<int>(i));
+  for (DomainGroup& g : group_by_domain(hosts, domains)) {
+    if (!g.known) outside.push_back(hosts[g.hosts.front()]);
+    members.push_back(std::move(g.hosts));
   }
   if (!outside.empty())
     v.warnings.push_back(compress_hostlist(outside) + ": in no NVLink domain of " + domains.source + "; " +
                          (outside.size() == 1 ? "runs" : "each runs") + " as a domain of its own, over the network only");
 
   const int per_tray_gpus = std::max(1, profile.gpus_per_node);
-  const int per_tray_rails = per_host.rails.empty() ? 1 : static_cast<int>(per_host.rails.front().size());
+  const int per_tray_rails = static_cast<int>(per_host.home_gpu.size());  // resolve_placement's rails per host
   size_t largest = 0, smallest = hosts.size();
   for (const auto& m : members) {
     largest = std::max(largest, m.size());
@@ -72,12 +80,10 @@ DomainView fuse_nvlink_domains(const std::vector<std::string>& hosts, const Plac
   p.home_gpu.resize(v.profile.nics_per_node);
   for (int k = 0; k < v.profile.nics_per_node; ++k) {
     const int tray = (k / per_tray_rails) % static_cast<int>(largest);
-    const int home = k % per_tray_rails < static_cast<int>(per_host.home_gpu.size()) ? per_host.home_gpu[k % per_tray_rails] : 0;
-    p.home_gpu[k] = tray * per_tray_gpus + home;
+    p.home_gpu[k] = tray * per_tray_gpus + per_host.home_gpu[k % per_tray_rails];
   }
   for (const auto& m : members) {
     p.hosts.push_back(per_host.hosts[m.front()]);
-    std::vector<std::string> names;
     // GPU-first: tray t's NICs in its rail order, tray after tray, as many as the domain uses.
     std::vector<int> hcas;
     std::vector<PcieShare> kept;

@@ -32,6 +32,19 @@ struct HostDomains {
 // is left out (it runs as a domain of its own; emit/block_plan.h says why as a finding).
 HostDomains host_domains(const NvlinkDomains& domains);
 
+// `path` a domains file or a directory of HOST.fabric.csv (discover's load_nvlink_domains), read
+// into host_domains. Throws InputError as load_nvlink_domains.
+HostDomains load_host_domains(const std::string& path);
+
+// Hosts by NVLink domain, the domains in the order the hosts first reach them: per group its
+// indices into `hosts`, in order. A host `domains` does not place is a group of its own, not
+// `known`.
+struct DomainGroup {
+  std::vector<int> hosts;
+  bool known = true;
+};
+std::vector<DomainGroup> group_by_domain(const std::vector<std::string>& hosts, const HostDomains& domains);
+
 // A placement as NCCL's nodes see it on an MNNVL profile.
 struct DomainView {
   HardwareProfile profile;  // one node = one domain: its GPUs, and the NICs between domains

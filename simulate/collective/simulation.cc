@@ -47,7 +47,7 @@ SimulationResult run_simulation(const SimulationRequest& r) {
   }
   HostDomains domains;
   if (!r.nvlink_domains.empty()) {
-    domains = host_domains(load_nvlink_domains(r.nvlink_domains));
+    domains = load_host_domains(r.nvlink_domains);
     options.nvlink_domains = &domains;
   }
   NodeProfile nodes;

@@ -16,7 +16,6 @@
 #include "slurm/hostlist.h"
 #include "slurm/time_string.h"
 #include "slurm/topology_file.h"
-#include "discover/nvlink_domains.h"
 #include "simulate/collective/hardware_profile.h"
 #include "simulate/collective/nvlink_domain.h"
 
@@ -171,7 +170,7 @@ PlacePrediction predict_allocation(const PlaceRequest& r, const Cluster& cluster
   options.sizes = parse_sizes(r.size, "--size");
   HostDomains domains;
   if (!r.nvlink_domains.empty()) {
-    domains = host_domains(load_nvlink_domains(r.nvlink_domains));
+    domains = load_host_domains(r.nvlink_domains);
     options.nvlink_domains = &domains;
   }
   const Prediction p = predict(cluster, hosts, profile, options);

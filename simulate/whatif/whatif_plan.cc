@@ -136,7 +136,7 @@ WhatifResult run_whatif(const WhatifArguments& a, const UnitProgress& progress) 
     request.workload = synthetic_workload({a.synthetic, static_cast<int>(before.node_names().size()), a.seed, 0.9});
 
   HostDomains domains;
-  if (!a.nvlink_domains.empty()) domains = host_domains(load_nvlink_domains(a.nvlink_domains));
+  if (!a.nvlink_domains.empty()) domains = load_host_domains(a.nvlink_domains);
   const HostDomains* domains_given = a.nvlink_domains.empty() ? nullptr : &domains;
   PlacementCosts before_costs(*before.fabric, profile, bytes, domains_given);
   std::optional<PlacementCosts> after_costs;
