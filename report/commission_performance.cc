@@ -40,9 +40,9 @@ std::vector<double> chart_sizes() {
 // (or PCIe) line rate; NVLS moves (1 + 1/G)·algbw through a port, so its busbw limit is the
 // line rate × 2(G−1)/(G+1); across N nodes busbw stays under the node's NICs' line rates
 // × N/(N−1) × (n−1)/n.
-// On a multi-node NVLink profile a node of the model is an NVLink domain: `gpus` and `nodes`
-// are NCCL's (a domain's GPUs, the domains), and `fabric_nics` the NICs between domains.
-std::pair<double, std::string> limit(const HardwareProfile& p, int gpus, int nodes, int fabric_nics) {
+// Where the prediction fused NVLink domains (`domains`), a node of the model is a domain: `gpus`
+// and `nodes` are NCCL's (a domain's GPUs, the domains), and `fabric_nics` the NICs between them.
+std::pair<double, std::string> limit(const HardwareProfile& p, int gpus, int nodes, int fabric_nics, bool domains) {
   const int g = std::max(gpus, 1);
   double inside = p.nvlink_links > 0 ? p.nvlink_line_gbs() : p.pcie_line_gbs();
   std::string inside_what = p.nvlink_links > 0 ? "NVLink line rate" : "PCIe line rate";
@@ -58,7 +58,6 @@ std::pair<double, std::string> limit(const HardwareProfile& p, int gpus, int nod
   // its n ranks, can reach the NICs' line rate × N/(N−1) × (n−1)/n (twice it on two nodes).
   const double ranks = static_cast<double>(g) * nodes;
   const double nic = p.nic_line_gbs() * nics * nodes / (nodes - 1.0) * (ranks - 1) / ranks;
-  const bool domains = p.nvlink_domain_nodes > 1;
   return nic < inside ? std::pair{nic, std::string(domains ? "the NVLink domain's " : "the node's ") + std::to_string(nics) +
                                            " NICs' line rate across " + std::to_string(nodes) +
                                            (domains ? " domains" : " nodes")}
@@ -220,9 +219,9 @@ std::optional<Performance> plan_performance(Cluster cluster, const std::string& 
       k.name = name;
       k.nodes = static_cast<int>(hosts.size());
       if (p.nvlink_domains > 0) {
-        std::tie(k.limit_gbs, k.limit_what) = limit(profile, p.domain_gpus, p.nvlink_domains, p.rails);
+        std::tie(k.limit_gbs, k.limit_what) = limit(profile, p.domain_gpus, p.nvlink_domains, p.rails, true);
       } else {
-        std::tie(k.limit_gbs, k.limit_what) = limit(profile, profile.gpus_per_node, k.nodes, perf.fabric_nics);
+        std::tie(k.limit_gbs, k.limit_what) = limit(profile, profile.gpus_per_node, k.nodes, perf.fabric_nics, false);
       }
       for (const auto& s : p.sizes) k.bytes.push_back(s.bytes), k.busbw_gbs.push_back(s.busbw_gbs);
       perf.curves.push_back(std::move(k));

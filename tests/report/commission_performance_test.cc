@@ -144,4 +144,15 @@ TEST_CASE("report performance: on NVL72 racks with their domains, one domain and
   CHECK(one->busbw_gbs.back() > two->busbw_gbs.back());
   // The one-node curve is a tray alone (4 GPUs); the rack's domain outruns it.
   CHECK(r.performance->curves.front().busbw_gbs.back() < one->busbw_gbs.back());
+
+  // Without the domains each tray is its own node, and its limit is worded so.
+  req.nvlink_domains.clear();
+  req.plugin = "tree";
+  const CommissionReport blind = plan_commission(req);
+  REQUIRE(blind.performance);
+  for (const Curve& c : blind.performance->curves) {
+    CAPTURE(c.name);
+    if (c.nodes > 1 && c.limit_what.find("NICs") != std::string::npos)
+      CHECK(c.limit_what == "the node's 4 NICs' line rate across " + std::to_string(c.nodes) + " nodes");
+  }
 }
